@@ -1,0 +1,173 @@
+"""Data model of a parsed benchmark log.
+
+The parser fills these objects; recompute.py, tables.py and plots.py only read
+them. Every value is kept as the string printed in the log; numbers are
+converted where they are used (see num()).
+"""
+
+from dataclasses import dataclass, field
+import math
+
+
+def num(text):
+    """Return text as a float, or None when it is absent or not a finite number."""
+    if text is None:
+        return None
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        return None
+    if math.isnan(value) or math.isinf(value):
+        return None
+    return value
+
+
+@dataclass
+class Record:
+    """One line of key=value tokens and bare words inside a section."""
+
+    line: int
+    section: str
+    kind: str
+    tag: str | None
+    kv: dict = field(default_factory=dict)
+    words: list = field(default_factory=list)
+    tokens: list = field(default_factory=list)
+
+    def get(self, key, default=None):
+        """Return the printed string of key, or default."""
+        return self.kv.get(key, default)
+
+    def num(self, key):
+        """Return the value of key as a float, or None."""
+        return num(self.kv.get(key))
+
+    def is_latency(self):
+        """True for a latency summary (n plus p50 in ms or ns)."""
+        return "n" in self.kv and ("p50_ms" in self.kv or "p50_ns" in self.kv)
+
+
+@dataclass
+class Section:
+    """One `=== [Sxx] Title ===` block and the records under it."""
+
+    sid: str
+    title: str
+    line: int
+    records: list = field(default_factory=list)
+
+    def find(self, kind=None, tag=None, **match):
+        """Return the records of this section matching kind, tag and key values."""
+        out = []
+        for rec in self.records:
+            if kind is not None and rec.kind != kind:
+                continue
+            if tag is not None and rec.tag != tag:
+                continue
+            if any(rec.kv.get(k) != v for k, v in match.items()):
+                continue
+            out.append(rec)
+        return out
+
+
+@dataclass
+class Series:
+    """Raw samples of one tag, concatenated from `samples` lines by `first`."""
+
+    tag: str
+    unit: str
+    chunks: list = field(default_factory=list)  # (first, [values], line)
+    values: list = field(default_factory=list)
+    gaps: list = field(default_factory=list)  # text of each gap or overlap
+
+
+@dataclass
+class Hist:
+    """A sparse histogram line (`hist tag=...`)."""
+
+    tag: str
+    line: int
+    bucket_ns: float | None
+    nbuckets: int | None
+    overflow: int
+    counts: dict = field(default_factory=dict)  # bucket index -> count
+
+    def total(self):
+        """Number of samples counted, overflow included."""
+        return sum(self.counts.values()) + self.overflow
+
+
+@dataclass
+class Payload:
+    """A payload witness: begin line, raw payload bytes, end line."""
+
+    tag: str
+    line: int
+    data: bytes | None = None
+    expected_bytes: int | None = None
+    expected_crc: int | None = None
+    ended: bool = False
+
+    def verdict(self):
+        """Return ('match'|'mismatch'|'not checkable', explanation)."""
+        if not self.ended:
+            return ("not checkable", "no payload-end line (log cut?)")
+        if self.data is None:
+            return ("not checkable", "payload line missing")
+        if self.expected_crc is None or self.expected_bytes is None:
+            return ("not checkable", "payload-end has no valid bytes= / crc32=")
+        import zlib
+        crc = zlib.crc32(self.data) & 0xFFFFFFFF
+        got = len(self.data)
+        if got == self.expected_bytes and crc == self.expected_crc:
+            return ("match", "%d bytes, crc32=0x%08x" % (got, crc))
+        return ("mismatch", "expected %d bytes crc32=0x%08x, got %d bytes crc32=0x%08x"
+                % (self.expected_bytes, self.expected_crc, got, crc))
+
+
+@dataclass
+class Log:
+    """Everything the parser found in one log file."""
+
+    path: str
+    label: str = ""
+    flavor: str = "unknown"  # "ours", "starryos" or "unknown"
+    manifest: dict = field(default_factory=dict)
+    boot: dict = field(default_factory=dict)  # StarryOS [BENCH] startup figures
+    boot_noise: dict = field(default_factory=dict)  # other key=value seen in boot lines
+    sections: dict = field(default_factory=dict)  # sid -> Section (last wins)
+    order: list = field(default_factory=list)  # sids in order of appearance
+    samples: dict = field(default_factory=dict)  # tag -> Series
+    hists: dict = field(default_factory=dict)  # tag -> Hist
+    payloads: list = field(default_factory=list)
+    statuses: dict = field(default_factory=dict)  # sid -> Record (section=... status=...)
+    done: dict | None = None  # key=value of the Done line, {} for a bare "Done."
+    warnings: list = field(default_factory=list)  # (line, message)
+    lines: int = 0
+    noise_lines: int = 0
+    payload_text_lines: int = 0
+
+    def warn(self, line, message):
+        """Record a warning; line is 1-based or 0 for the whole file."""
+        self.warnings.append((line, message))
+
+    def section(self, sid):
+        """Return Section sid or None."""
+        return self.sections.get(sid)
+
+    def records(self, sid, kind=None, tag=None, **match):
+        """Return matching records of section sid ([] when the section is absent)."""
+        sec = self.sections.get(sid)
+        return sec.find(kind, tag, **match) if sec else []
+
+    def usable(self):
+        """True when the log holds at least one record, manifest value or boot figure."""
+        if self.manifest or self.boot:
+            return True
+        return any(sec.records for sec in self.sections.values())
+
+    def is_d1(self):
+        """True when the log comes from the Allwinner D1 board."""
+        board = self.manifest.get("board", "")
+        target = self.manifest.get("target_mode", "")
+        return board == "d1" or "d1" in target.lower().split("-") or "lichee" in target.lower()

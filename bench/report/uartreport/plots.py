@@ -1,0 +1,224 @@
+"""PNG plots (1200 x 700 pixels, 100 dpi, matplotlib Agg backend).
+
+write_all(analyses, labels, outdir) returns a list of (title, filename or
+None, explanation). A plot with no data is not written; its explanation says
+why. Called by report.py.
+"""
+
+import os
+
+from .model import num
+from .tables import S21_SIZES
+
+WIDTH_IN, HEIGHT_IN, DPI = 12, 7, 100
+
+try:
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    MPL_ERROR = None
+except Exception as exc:  # no matplotlib: the report says so
+    MPL_ERROR = "matplotlib is not available (%s)" % exc
+
+
+def _figure():
+    """A new 1200x700 figure with its own Agg canvas (no pyplot state)."""
+    fig = Figure(figsize=(WIDTH_IN, HEIGHT_IN), dpi=DPI)
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _save(fig, outdir, name):
+    """Write fig as outdir/name at the fixed pixel size; returns name."""
+    fig.savefig(os.path.join(outdir, name), dpi=DPI, format="png")
+    return name
+
+
+def _cdf(ax, values, label):
+    """Draw an empirical CDF step line of values."""
+    vals = sorted(values)
+    n = len(vals)
+    ax.step(vals, [(i + 1) / n for i in range(n)], where="post", label=label)
+
+
+def cdf_s20(ans, labels, outdir):
+    """CDF of the S20 single-byte write+drain latency, raw samples only."""
+    have = [(an, lb) for an, lb in zip(ans, labels)
+            if an.latency.get("s20-single-byte") and an.latency["s20-single-byte"].samples_ms]
+    if not have:
+        return None, "no log has raw S20 samples (samples tag=s20-single-byte)"
+    fig = _figure()
+    ax = fig.add_subplot(1, 1, 1)
+    for an, lb in have:
+        _cdf(ax, an.latency["s20-single-byte"].samples_ms, lb)
+    ax.set_xlabel("write + drain latency, 1 byte (ms)")
+    ax.set_ylabel("fraction of samples")
+    ax.set_title("S20 single-byte latency CDF (raw samples)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="lower right")
+    return _save(fig, outdir, "latency_cdf_s20.png"), "%d log(s)" % len(have)
+
+
+def cdf_s21(ans, labels, outdir):
+    """One CDF panel per S21 size, raw samples only."""
+    def series(an, size):
+        lat = an.latency.get("s21-fifo-size-%s" % size)
+        return lat.samples_ms if lat else []
+    if not any(series(an, s) for an in ans for s in S21_SIZES):
+        return None, "no log has raw S21 samples (samples tag=s21-fifo-size-N)"
+    fig = _figure()
+    for i, size in enumerate(S21_SIZES):
+        ax = fig.add_subplot(3, 3, i + 1)
+        for an, lb in zip(ans, labels):
+            if series(an, size):
+                _cdf(ax, series(an, size), lb)
+        ax.set_title("%s B" % size, fontsize=9)
+        ax.tick_params(labelsize=7)
+        ax.grid(True, alpha=0.3)
+    fig.suptitle("S21 write + drain latency CDF by size (ms, raw samples)")
+    handles, names = fig.axes[0].get_legend_handles_labels()
+    for ax in fig.axes:
+        if not handles:
+            handles, names = ax.get_legend_handles_labels()
+    fig.legend(handles, names, loc="lower center", ncol=max(1, len(names)), fontsize=8)
+    return _save(fig, outdir, "latency_cdf_s21.png"), ""
+
+
+def line_rate(ans, labels, outdir):
+    """True line rate (% of baud/10) by payload size for S10, S12 and S14."""
+    sids = [s for s in ("S10", "S12", "S14") if any(
+        lr.section == s and lr.pct_true is not None for an in ans for lr in an.line_rates)]
+    if not sids:
+        return None, "no log has S10/S12/S14 throughput records"
+    fig = _figure()
+    for i, sid in enumerate(sids):
+        ax = fig.add_subplot(1, len(sids), i + 1)
+        for an, lb in zip(ans, labels):
+            pts = sorted((num(lr.size), lr.pct_true) for lr in an.line_rates
+                         if lr.section == sid and lr.pct_true is not None and num(lr.size))
+            if pts:
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=lb)
+        ax.axhline(100.0, color="grey", linestyle=":", linewidth=1)
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("payload size (bytes)")
+        ax.set_title(sid)
+        ax.grid(True, alpha=0.3)
+        if i == 0:
+            ax.set_ylabel("line rate (% of baud/10)")
+    fig.axes[0].legend(fontsize=8)
+    fig.suptitle("TX line rate by payload size")
+    return _save(fig, outdir, "line_rate.png"), ""
+
+
+def fifo_boundary(ans, labels, outdir):
+    """S21 P50 (solid) and P99 (dashed) latency by size, one colour per log."""
+    rows = []
+    for an, lb in zip(ans, labels):
+        pts = [(int(s), an.latency.get("s21-fifo-size-%s" % s)) for s in S21_SIZES]
+        pts = [(s, l) for s, l in pts if l is not None and "p50" in l.values]
+        if pts:
+            rows.append((an, lb, pts))
+    if not rows:
+        return None, "no log has S21 latency summaries"
+    fig = _figure()
+    ax = fig.add_subplot(1, 1, 1)
+    for i, (an, lb, pts) in enumerate(rows):
+        colour = "C%d" % (i % 10)
+        ax.plot([s for s, _ in pts], [l.values["p50"] for _, l in pts], marker="o",
+                color=colour, label=lb + " P50")
+        p99 = [(s, l.values["p99"]) for s, l in pts if "p99" in l.values]
+        ax.plot([s for s, _ in p99], [v for _, v in p99], marker="x", linestyle="--",
+                color=colour, label=lb + " P99")
+    depth = _fifo_depth(ans)
+    for edge in range(depth, 50, depth):
+        ax.axvline(edge + 0.5, color="grey", linestyle=":", linewidth=1)
+    ax.set_yscale("log")
+    ax.set_xlabel("write size (bytes); dotted lines: FIFO depth %d boundaries" % depth)
+    ax.set_ylabel("write + drain latency (ms)")
+    ax.set_title("S21 FIFO-boundary latency: P50 (solid) and P99 (dashed)")
+    ax.grid(True, alpha=0.3, which="both")
+    ax.legend(fontsize=8, ncol=2)
+    return _save(fig, outdir, "fifo_boundary.png"), ""
+
+
+def _fifo_depth(ans):
+    """FIFO depth from the first log that states it, else 16."""
+    for an in ans:
+        for value in (an.log.manifest.get("fifo_depth"), an.log.boot.get("fifo_depth_bytes")):
+            if num(value) and num(value) >= 1:
+                return int(num(value))
+    return 16
+
+
+def instructions_per_byte(ans, labels, outdir):
+    """S41 median instructions per byte, grouped by write size, one bar per log."""
+    sizes = sorted({s for an in ans for s in an.s41 if num(s)}, key=num)
+    def value(an, size):
+        entry = an.s41.get(size)
+        if not entry:
+            return None
+        got = entry["median"].get("instructions_per_byte")
+        return got if got is not None else num(entry["printed"].get("instructions_per_byte"))
+    have = [(an, lb) for an, lb in zip(ans, labels) if any(value(an, s) for s in sizes)]
+    if not have:
+        return None, "no log has S41 instructions per byte"
+    fig = _figure()
+    ax = fig.add_subplot(1, 1, 1)
+    width = 0.8 / len(have)
+    for i, (an, lb) in enumerate(have):
+        xs = [j + i * width for j in range(len(sizes))]
+        ax.bar(xs, [value(an, s) or 0 for s in sizes], width=width, label=lb)
+    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(sizes))])
+    ax.set_xticklabels(["%s B" % s for s in sizes])
+    vals = [value(an, s) for an, _ in have for s in sizes if value(an, s)]
+    if vals and max(vals) / max(min(vals), 1e-9) > 20:
+        ax.set_yscale("log")
+    ax.set_ylabel("instructions per byte (median of rounds)")
+    ax.set_title("S41 CPU work per byte by log")
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(fontsize=8)
+    return _save(fig, outdir, "instructions_per_byte.png"), ""
+
+
+def s43_hist(ans, labels, outdir):
+    """S43 sleep overshoot histograms, idle vs loaded, raw samples only."""
+    have = [(an, lb) for an, lb in zip(ans, labels)
+            if any(l.samples_ms for l in an.s43.values())]
+    if not have:
+        return None, "no log has raw S43 samples (StarryOS prints 3 of 50 per group)"
+    fig = _figure()
+    for i, (an, lb) in enumerate(have):
+        ax = fig.add_subplot(1, len(have), i + 1)
+        for phase in ("idle", "loaded"):
+            lat = an.s43.get(phase)
+            if lat and lat.samples_ms:
+                ax.hist(lat.samples_ms, bins=40, alpha=0.6, label=phase)
+        ax.set_title(lb, fontsize=9)
+        ax.set_xlabel("overshoot past the 5 ms deadline (ms)")
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.axes[0].set_ylabel("samples")
+    fig.suptitle("S43 timer wake-up overshoot: idle vs loaded (raw samples)")
+    return _save(fig, outdir, "s43_overshoot_hist.png"), ""
+
+
+PLOTS = (("Latency CDF, S20", cdf_s20), ("Latency CDF by size, S21", cdf_s21),
+         ("Line rate by payload size", line_rate), ("FIFO-boundary P50/P99", fifo_boundary),
+         ("Instructions per byte", instructions_per_byte),
+         ("S43 overshoot histograms", s43_hist))
+
+
+def write_all(ans, labels, outdir):
+    """Write every plot that has data; returns [(title, filename|None, note)]."""
+    out = []
+    for title, func in PLOTS:
+        if MPL_ERROR:
+            out.append((title, None, MPL_ERROR))
+            continue
+        try:
+            name, note = func(ans, labels, outdir)
+        except Exception as exc:  # one broken plot must not stop the report
+            name, note = None, "plot failed: %r" % (exc,)
+        out.append((title, name, note))
+    return out

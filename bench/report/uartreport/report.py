@@ -1,0 +1,133 @@
+"""Assemble report.md from analysed logs: tables, plot links and notes.
+
+Called by cli.py with the Analysis objects, their column labels, an optional
+baseline column index and the output directory (plots are written there).
+"""
+
+import os
+
+from . import plots, tables
+
+INTRO = {
+    "boot": "Figures printed at boot (StarryOS `[BENCH]` lines) and in S05/S06: ring "
+            "buffer speed and RX ring latency, as printed.",
+    "rate": "Bytes per second and true line rate = bytes_per_s / (baud_real / 10). "
+            "S11 without bytes_per_s: bytes / (enqueue_ms + final_drain_ms).",
+    "lat": "Write + drain latency. Values are recomputed (nearest rank) from raw samples "
+           "when the log has them, else printed. In brackets: character times "
+           "(1 char = 10 / baud_real s).",
+    "rx": "Status of the RX checks as printed.",
+    "status": "Per-section status lines (`section=Sxx status=...`).",
+    "s40": "TX counters as printed.",
+    "s41": "Median over rounds of the per-round figures (recomputed from the "
+           "`diag=s41-valid` lines; `(printed)` when only the summary exists).",
+    "s42": "Useful work done during a transmission relative to an idle window of the "
+           "same length (1.0 = the write cost nothing).",
+    "s43": "How late clock_nanosleep(TIMER_ABSTIME) wakes up, every 5 ms, idle and "
+           "during a 4096 B burst.",
+}
+
+SECTIONS = (
+    ("Runs", None, tables.runs_rows),
+    ("Boot-time figures (S05/S06)", "boot", tables.boot_rows),
+    ("TX line rate (S10-S14)", "rate", tables.line_rate_rows),
+    ("TX latency (S20/S21)", "lat", tables.latency_rows),
+    ("RX status (S30/S31)", "rx", tables.rx_rows),
+    ("Section status", "status", tables.status_rows),
+    ("TX counters (S40)", "s40", tables.counter_rows),
+    ("CPU work per byte (S41)", "s41", tables.s41_rows),
+    ("Compute overlap (S42)", "s42", tables.s42_rows),
+    ("Timer wake-up overshoot (S43)", "s43", tables.s43_rows),
+)
+
+
+def build(ans, labels, outdir, baseline=None):
+    """Write plots and return the Markdown text of the report."""
+    out = ["# UART driver benchmark report", ""]
+    out.append("Logs: %s." % ", ".join("`%s` (%s)" % (lb, an.log.path.rsplit("/", 1)[-1])
+                                        for an, lb in zip(ans, labels)))
+    if baseline is not None:
+        out.append("Ratio columns `÷ %s` give value / value of the baseline log."
+                   % labels[baseline])
+    out.append("")
+    out.append("Markers: " + tables.LEGEND)
+    out.append("")
+    for title, intro, func in SECTIONS:
+        out.append("## " + title)
+        out.append("")
+        if intro:
+            out.append(INTRO[intro])
+            out.append("")
+        try:
+            rows = func(ans)
+        except Exception as exc:  # keep the other tables
+            rows = []
+            out.append("_Table failed: %r_" % (exc,))
+        if rows:
+            out.append(tables.render(rows, labels, baseline))
+        else:
+            out.append("_No log has data for this table._")
+            out.append("")
+    out.extend(_plots(ans, labels, outdir))
+    out.extend(_notes(ans, labels))
+    return "\n".join(out) + "\n"
+
+
+def _plots(ans, labels, outdir):
+    """Plot section: links to the PNGs written, reasons for the others."""
+    out = ["## Plots", ""]
+    for title, name, note in plots.write_all(ans, labels, outdir):
+        if name:
+            out.append("### " + title)
+            out.append("")
+            out.append("![%s](%s)" % (title, name))
+            out.append("")
+        else:
+            out.append("- %s: not written, %s." % (title, note))
+    out.append("")
+    return out
+
+
+def _notes(ans, labels):
+    """Notes: conversions, flagged and not-recomputable figures, CRCs, warnings."""
+    out = ["## Notes", ""]
+    for an, lb in zip(ans, labels):
+        log = an.log
+        out.append("### %s" % lb)
+        out.append("")
+        items = ["Line rate and character times use baud %.1f (%s)." % (an.baud, an.baud_note)]
+        items += an.notes
+        items += ["FLAG: " + f for f in an.flags]
+        physical = log.is_d1() or (log.flavor == "ours" and log.manifest.get("wire_model")
+                                   not in (None, "off"))
+        fast = [lr for lr in an.line_rates if lr.pct_true and lr.pct_true > 100.5]
+        if physical and fast:
+            items.append("FLAG: %d line rates above 100 %% on a real or modelled line (max %.1f %%): "
+                         "the clock runs fast or the baud differs." % (len(fast),
+                                                                      max(l.pct_true for l in fast)))
+        for tag, verdict, detail in an.payloads:
+            items.append("Payload `%s`: %s (%s)." % (tag, verdict, detail))
+        if not an.payloads and log.flavor == "ours":
+            items.append("No payload witness in this log.")
+        items.append("Parse warnings: %d%s" % (len(log.warnings), _warn_list(log)))
+        out.extend("- " + item for item in items)
+        out.append("")
+    return out
+
+
+def _warn_list(log, limit=10):
+    """First few warnings as text, for the Notes list."""
+    if not log.warnings:
+        return "."
+    shown = ["line %d: %s" % w if w[0] else w[1] for w in log.warnings[:limit]]
+    more = " (and %d more)" % (len(log.warnings) - limit) if len(log.warnings) > limit else ""
+    return ": " + "; ".join(shown) + more + "."
+
+
+def write(ans, labels, outdir, baseline=None):
+    """Write outdir/report.md (and plots); returns its path."""
+    text = build(ans, labels, outdir, baseline)
+    path = os.path.join(outdir, "report.md")
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    return path

@@ -1,0 +1,113 @@
+"""Log flavour (ours or StarryOS), labels, baud and StarryOS boot figures.
+
+Called by parse.py after a file is read (classify) and for every line before
+the first section header (boot_line).
+"""
+
+import re
+
+from . import lexer
+
+BENCH_RE = re.compile(r"\[BENCH\]\s*(.*)$")
+FIGURE_RE = re.compile(r"^([A-Za-z][A-Za-z /-]*?):\s*(-?[0-9][0-9.]*)\s*([A-Za-z/]*)")
+PAREN_RE = re.compile(r"\((\d+) bytes in ([0-9.]+) ms\)")
+LATENCY_RE = re.compile(r"RX latency \(n=(\d+)\):(.*)$")
+PAIR_RE = re.compile(r"([A-Za-z0-9]+)=(-?[0-9][0-9.]*)(ns|us|ms)?")
+
+QEMU_BAUD = 115200.0
+D1_BAUD = 24000000.0 / (16 * 13)  # UART clock 24 MHz, divisor 13: 115384.6
+
+
+def _slug(text):
+    """Lower-case text with runs of non-alphanumerics turned into '_'."""
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
+
+
+def boot_line(log, number, text):
+    """Pick StarryOS startup figures and key=value tokens out of a boot line."""
+    m = BENCH_RE.search(text)
+    if m:
+        _bench_figure(log, m.group(1).strip())
+        return
+    for tok in text.split():
+        if lexer.is_kv(tok) and not lexer.has_bad_chars(tok):
+            key, _, value = tok.partition("=")
+            log.boot_noise.setdefault(key, value)
+
+
+def _bench_figure(log, body):
+    """Store one `[BENCH] Label: number unit (...)` figure in log.boot."""
+    lat = LATENCY_RE.search(body)
+    if lat:
+        log.boot["rx_latency_n"] = lat.group(1)
+        for name, value, unit in PAIR_RE.findall(lat.group(2)):
+            log.boot["rx_latency_%s_%s" % (name.lower(), unit or "ns")] = value
+        return
+    fig = FIGURE_RE.match(body)
+    if not fig:
+        return
+    label, value, unit = fig.groups()
+    key = _slug(label)
+    unit_key = {"KB/s": "kb_s", "bytes": "bytes", "IRQ/s": "irq_s", "KB": "kb"}.get(unit)
+    if unit_key:
+        key += "_" + unit_key
+    log.boot.setdefault(key, value)
+    paren = PAREN_RE.search(body)
+    if paren:
+        base = _slug(label)
+        log.boot.setdefault(base + "_bytes", paren.group(1))
+        log.boot.setdefault(base + "_ms", paren.group(2))
+
+
+def classify(log):
+    """Set log.flavor and log.label from the manifest and boot lines."""
+    man = log.manifest
+    if "board" in man:
+        log.flavor = "ours"
+    elif ("target_mode" in man or log.boot or man.get("version", "").startswith("q")
+          or "uart_line_rate" in man):
+        log.flavor = "starryos"
+    else:
+        log.flavor = "unknown"
+    log.label = default_label(log)
+
+
+def default_label(log):
+    """Label from the manifest: board/backend/wire-model, or starryos-<target>."""
+    man = log.manifest
+    if log.flavor == "ours":
+        parts = [man.get("board", "?"), man.get("backend", "?")]
+        if man.get("wire_model"):
+            parts.append("wire-" + man["wire_model"])
+        return "/".join(parts)
+    if log.flavor == "starryos":
+        target = man.get("target_mode") or log.boot_noise.get("target_mode") or "unknown"
+        label = "starryos-" + target
+        backend = man.get("backend", "")
+        if backend and backend not in target:
+            label += "-" + backend
+        return label
+    return ""
+
+
+def baud(log):
+    """Return (baud_real, explanation) used for line rate and character times."""
+    man = log.manifest
+    for key in ("baud_real", "baud"):
+        value = _positive(man.get(key))
+        if value:
+            return (value, "manifest %s=%s" % (key, man[key]))
+    if log.flavor == "starryos" or "target_mode" in man:
+        if log.is_d1() or "d1" in log.boot_noise.get("target_mode", ""):
+            return (D1_BAUD, "D1 target: 24 MHz / (16 x 13) = 115384.6 baud")
+        return (QEMU_BAUD, "QEMU target: 115200 baud")
+    return (QEMU_BAUD, "no baud in the log: 115200 assumed")
+
+
+def _positive(text):
+    """Return text as a positive float, else None."""
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        return None
+    return value if value > 0 else None

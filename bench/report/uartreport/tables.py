@@ -1,0 +1,299 @@
+"""Markdown tables: one column per log, optional ratio columns vs a baseline.
+
+Each *_rows(analyses) function returns a list of Row; render() turns rows
+into a Markdown table. Called by report.py.
+"""
+
+from dataclasses import dataclass, field
+
+from .model import num
+from .recompute import DISAGREE, NOT_RECOMPUTABLE, P99_IS_MAX
+
+S21_SIZES = ("1", "15", "16", "17", "31", "32", "33", "48", "49")
+
+
+@dataclass
+class Cell:
+    """One table cell: display text and the number used for ratios."""
+
+    text: str = ""
+    value: float | None = None
+
+
+@dataclass
+class Row:
+    """A table row: a label and one Cell per log."""
+
+    label: str
+    cells: list = field(default_factory=list)
+
+
+def fmt(value, unit=""):
+    """Format a number compactly (4 significant digits, integers kept whole)."""
+    if value is None:
+        return ""
+    if abs(value) >= 10000 or (value == int(value) and abs(value) < 1e15):
+        text = "%.0f" % value
+    elif abs(value) >= 100:
+        text = "%.1f" % value
+    elif abs(value) >= 1:
+        text = "%.3g" % value if abs(value) < 10 else "%.2f" % value
+    else:
+        text = "%.3g" % value
+    return text + (" " + unit if unit else "")
+
+
+def _esc(text):
+    """Escape a cell for a Markdown table."""
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def render(rows, labels, baseline=None, first="Metric"):
+    """Render rows as a Markdown table; baseline is a column index or None."""
+    head = [first]
+    for i, label in enumerate(labels):
+        head.append(label)
+        if baseline is not None and i != baseline:
+            head.append("÷ " + labels[baseline])
+    out = ["| " + " | ".join(_esc(h) for h in head) + " |",
+           "|" + "---|" * len(head)]
+    for row in rows:
+        cells = [_esc(row.label)]
+        base = row.cells[baseline] if baseline is not None else None
+        for i, cell in enumerate(row.cells):
+            cells.append(_esc(cell.text))
+            if baseline is not None and i != baseline:
+                cells.append(_ratio(cell, base))
+        out.append("| " + " | ".join(cells) + " |")
+    return "\n".join(out) + "\n"
+
+
+def _ratio(cell, base):
+    """Text of cell / base, or empty when either is missing or base is 0."""
+    if cell.value is None or base is None or base.value in (None, 0):
+        return ""
+    return "%.3g" % (cell.value / base.value)
+
+
+def _marks(lat, key):
+    """Marker characters attached to one latency figure."""
+    return "".join(sorted(lat.marks.get(key, ()))) if lat else ""
+
+
+def _union(keys_per_log):
+    """Ordered union of several key lists."""
+    seen, out = set(), []
+    for keys in keys_per_log:
+        for key in keys:
+            if key not in seen:
+                seen.add(key)
+                out.append(key)
+    return out
+
+
+def _generic(ans, sids, skip_kinds=()):
+    """Rows for every key=value of the records of sections sids (first value wins)."""
+    per_log = []
+    for an in ans:
+        found = {}
+        for sid in sids:
+            for rec in an.log.records(sid):
+                if rec.kind in skip_kinds or (rec.kind == "diag" and rec.tag == sid):
+                    continue
+                group = "%s=%s " % (rec.kind, rec.tag) if rec.kind in (
+                    "diag", "counter", "method", "proxy") else ""
+                for key, value in rec.kv.items():
+                    if group and key == rec.kind:
+                        continue
+                    found.setdefault("%s %s%s" % (sid, group, key), value)
+        per_log.append(found)
+    rows = []
+    for key in _union(list(f) for f in per_log):
+        rows.append(Row(key, [Cell(f.get(key, ""), num(f.get(key))) for f in per_log]))
+    return rows
+
+
+def runs_rows(ans):
+    """Overview: what each log is and how it was read."""
+    def man(an, key):
+        return an.log.manifest.get(key, "")
+    spec = [
+        ("file", lambda an: an.log.path.rsplit("/", 1)[-1]),
+        ("format", lambda an: an.log.flavor),
+        ("version", lambda an: man(an, "version")),
+        ("board / target", lambda an: man(an, "board") or man(an, "target_mode")),
+        ("backend", lambda an: man(an, "backend")),
+        ("privilege", lambda an: man(an, "privilege")),
+        ("wire model", lambda an: man(an, "wire_model")),
+        ("qemu mode", lambda an: man(an, "qemu_mode")),
+        ("bench scale", lambda an: man(an, "bench_scale")),
+        ("baud used (1 char)", lambda an: "%.1f (%.4f ms)" % (an.baud, an.char_ms)),
+        ("sections", lambda an: " ".join(an.log.order)),
+        ("Done line", lambda an: _done_text(an.log)),
+        ("parse warnings", lambda an: str(len(an.log.warnings))),
+    ]
+    return [Row(label, [Cell(func(an)) for an in ans]) for label, func in spec]
+
+
+def _done_text(log):
+    """Summary of the Done line, or why it is missing."""
+    if log.done is None:
+        return "missing (log cut?)"
+    return " ".join("%s=%s" % kv for kv in log.done.items()) or "Done."
+
+
+def boot_rows(ans):
+    """S05/S06: StarryOS startup figures and any S05/S06 key=value."""
+    keys = _union(list(an.log.boot) for an in ans)
+    rows = [Row("boot " + key, [Cell(an.log.boot.get(key, ""), num(an.log.boot.get(key)))
+                                for an in ans]) for key in keys]
+    return rows + _generic(ans, ("S05", "S06"))
+
+
+def line_rate_rows(ans):
+    """S10-S14: bytes/s and true line rate per (section, policy, size)."""
+    keys = _union([(lr.section, lr.policy, lr.size) for lr in an.line_rates] for an in ans)
+    rows = []
+    for sid, policy, size in keys:
+        for what in ("bytes/s", "line rate %"):
+            cells = []
+            for an in ans:
+                lr = next((x for x in an.line_rates
+                           if (x.section, x.policy, x.size) == (sid, policy, size)), None)
+                if lr is None:
+                    cells.append(Cell())
+                elif what == "bytes/s":
+                    cells.append(Cell(fmt(lr.bytes_per_s), lr.bytes_per_s))
+                else:
+                    cells.append(Cell(fmt(lr.pct_true), lr.pct_true))
+            rows.append(Row("%s %s %s B %s" % (sid, policy, size, what), cells))
+    return rows
+
+
+def _lat_cell(an, lat, key):
+    """Latency cell: ms, character times and marks."""
+    if lat is None or key not in lat.values:
+        return Cell()
+    ms = lat.values[key]
+    return Cell("%s (%s ch)%s" % (fmt(ms), fmt(ms / an.char_ms), _marks(lat, key)), ms)
+
+
+def latency_rows(ans):
+    """S20/S21: P50, P99, max (ms and character times) and P99/P50."""
+    tags = [("S20 1 B", "s20-single-byte")]
+    tags += [("S21 %s B" % s, "s21-fifo-size-%s" % s) for s in S21_SIZES]
+    extra = _union([t for t, l in an.latency.items() if l.section == "S21"
+                    and t not in dict(tags).values()] for an in ans)
+    tags += [("S21 " + t, t) for t in extra]
+    rows = []
+    for name, tag in tags:
+        lats = [an.latency.get(tag) for an in ans]
+        if not any(lats):
+            continue
+        rows.append(Row(name + " source", [Cell(("raw samples" if l.source == "raw"
+                                                  else "printed") if l else "") for l in lats]))
+        for key, title in (("p50", "P50"), ("p99", "P99"), ("max", "max")):
+            rows.append(Row("%s %s ms (char times)" % (name, title),
+                            [_lat_cell(an, l, key) for an, l in zip(ans, lats)]))
+        cells = []
+        for l in lats:
+            ratio = None
+            if l and l.values.get("p50") and "p99" in l.values:
+                ratio = l.values["p99"] / l.values["p50"]
+            cells.append(Cell(fmt(ratio), ratio))
+        rows.append(Row(name + " P99/P50", cells))
+    return rows
+
+
+def rx_rows(ans):
+    """S30/S31: status of the RX checks."""
+    return _generic(ans, ("S30", "S31"), skip_kinds=("payload-begin", "payload-end"))
+
+
+def status_rows(ans):
+    """Per-section status lines (section=Sxx status=...) of our logs."""
+    sids = _union(list(an.log.statuses) for an in ans)
+    rows = []
+    for sid in sids:
+        cells = []
+        for an in ans:
+            rec = an.log.statuses.get(sid)
+            if rec is None:
+                cells.append(Cell())
+                continue
+            text = rec.get("status", "")
+            if rec.get("elapsed_ms"):
+                text += " (%s ms)" % rec.get("elapsed_ms")
+            cells.append(Cell(text, rec.num("elapsed_ms")))
+        rows.append(Row(sid or "?", cells))
+    return rows
+
+
+def counter_rows(ans):
+    """S40: TX counters, whatever keys are present."""
+    return _generic(ans, ("S40",))
+
+
+def s41_rows(ans):
+    """S41: median instructions per byte (and cycles, CPU use) per size."""
+    sizes = sorted(_union(list(an.s41) for an in ans), key=lambda s: num(s) or 0)
+    rows = []
+    for key, title in (("instructions_per_byte", "instructions/byte"),
+                       ("cycles_per_byte", "cycles/byte"), ("cpu_util_pct", "CPU use %")):
+        for size in sizes:
+            cells = []
+            for an in ans:
+                entry = an.s41.get(size)
+                value = entry["median"].get(key) if entry else None
+                src = ""
+                if value is None and entry and key in entry["printed"]:
+                    value, src = num(entry["printed"][key]), " (printed)"
+                cells.append(Cell(fmt(value) + src if value is not None else "", value))
+            if any(c.value is not None for c in cells):
+                rows.append(Row("S41 %s B median %s" % (size, title), cells))
+    rounds = [Cell(", ".join("%s: %d" % (s, len(e["rounds"].get("instructions_per_byte", [])))
+                             for s, e in an.s41.items())) for an in ans]
+    if any(c.text for c in rounds):
+        rows.append(Row("S41 rounds per size", rounds))
+    return rows
+
+
+def s42_rows(ans):
+    """S42: overlap efficiency (median of rounds) and write return time."""
+    rows = []
+    spec = (("overlap efficiency (median)", "median"), ("printed median", "printed"),
+            ("write return us (median)", "write_return_us"), ("rounds", "rounds"),
+            ("idle calibration iters", "idle_iters"))
+    for title, key in spec:
+        cells = []
+        for an in ans:
+            value = an.s42.get(key) if an.s42 else None
+            cells.append(Cell(fmt(num(value)) if num(value) is not None else (value or ""),
+                              num(value)))
+        if any(c.text for c in cells):
+            rows.append(Row("S42 " + title, cells))
+    return rows
+
+
+def s43_rows(ans):
+    """S43: sleep overshoot P50/P99/max, idle and loaded, in ms."""
+    rows = []
+    for phase in ("idle", "loaded"):
+        for key, title in (("p50", "P50"), ("p99", "P99"), ("max", "max")):
+            cells = []
+            for an in ans:
+                lat = an.s43.get(phase)
+                if lat is None or key not in lat.values:
+                    cells.append(Cell())
+                    continue
+                cells.append(Cell(fmt(lat.values[key]) + _marks(lat, key), lat.values[key]))
+            if any(c.text for c in cells):
+                rows.append(Row("S43 %s overshoot %s ms" % (phase, title), cells))
+    if rows:
+        rows.append(Row("S43 percentiles", [Cell(an.s43_recomputable) for an in ans]))
+    return rows
+
+
+LEGEND = ("%s printed figure disagrees with the raw samples (the recomputed value is shown); "
+          "%s printed P99 equals the maximum; %s not recomputable from the log."
+          % (DISAGREE, P99_IS_MAX, NOT_RECOMPUTABLE))

@@ -1,0 +1,4 @@
+# Allwinner D1, M-mode: xfel loads the raw image into DRAM at 0x40000000
+# and jumps there. The build also emits kernel.bin for xfel.
+set(BOARD_PRIV M)
+set(BOARD_LOAD_ADDR 0x40000000)

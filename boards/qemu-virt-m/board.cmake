@@ -1,0 +1,6 @@
+# QEMU virt, M-mode: no firmware (-bios none), execution starts at 0x80000000.
+# Exercises the M-mode paths the D1 uses (CLINT timer, M-mode PLIC context).
+set(BOARD_PRIV M)
+set(BOARD_LOAD_ADDR 0x80000000)
+set(BOARD_QEMU_MACHINE virt)
+set(BOARD_QEMU_BIOS none)

@@ -1,0 +1,22 @@
+/* Benchmark sections: each prints `=== [Sxx] Title ===` and key=value
+ * lines, and returns its status. */
+#ifndef BENCH_H
+#define BENCH_H
+
+#include <stdint.h>
+
+enum bench_status { BENCH_PASS, BENCH_FAIL, BENCH_TIMEOUT, BENCH_SKIPPED };
+
+struct bench_section {
+    const char *id;                 /* "S00" */
+    const char *title;
+    enum bench_status (*run)(void);
+};
+
+/* Boot task: run every section in order, print the summary line, return
+ * the number of failed sections (the exit status). */
+int bench_run_all(void);
+
+enum bench_status s00_manifest(void);
+
+#endif

@@ -1,0 +1,29 @@
+/* The board as the rest of the kernel sees it: one const description,
+ * built from boards/<board>/board.h by src/kernel/platform.c (the only C
+ * file besides the clock that includes a board header). */
+#ifndef BOARD_INFO_H
+#define BOARD_INFO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "uart_16550.h"
+
+struct board_info {
+    const char *name;
+    uint64_t timebase_hz;
+    uintptr_t plic_base;
+    uint32_t plic_context;
+    uint32_t uart_irq;
+    uintptr_t clint_base;
+    bool clint_split32;      /* mtimecmp writable only as 32-bit halves */
+    uintptr_t test_device;   /* QEMU finisher, 0 when absent */
+    bool has_fdt;
+    struct uart_cfg uart;
+};
+
+extern const struct board_info board;
+
+/* Boot, interrupts masked, before any output: clocks, pins, caches. */
+void board_early_init(void);
+
+#endif

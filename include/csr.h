@@ -1,0 +1,105 @@
+/* CSR names and bits for the privilege the image runs in: PRIV_M (boards
+ * without firmware: qemu-virt-m, d1) or PRIV_S (under OpenSBI: qemu-virt).
+ * Usable from C and from assembly. */
+#ifndef CSR_H
+#define CSR_H
+
+#if PRIV_M
+#define CSR_XSTATUS   mstatus
+#define CSR_XIE       mie
+#define CSR_XIP       mip
+#define CSR_XTVEC     mtvec
+#define CSR_XEPC      mepc
+#define CSR_XCAUSE    mcause
+#define CSR_XTVAL     mtval
+#define CSR_XSCRATCH  mscratch
+#define XRET          mret
+#define XSTATUS_XIE   (1 << 3)    /* mstatus.MIE */
+#define XSTATUS_XPIE  (1 << 7)    /* mstatus.MPIE */
+#define XSTATUS_XPP   (3 << 11)   /* mstatus.MPP = M */
+#define IRQ_XSOFT     3
+#define IRQ_XTIMER    7
+#define IRQ_XEXT      11
+#define PRIV_NAME     "M"
+#elif PRIV_S
+#define CSR_XSTATUS   sstatus
+#define CSR_XIE       sie
+#define CSR_XIP       sip
+#define CSR_XTVEC     stvec
+#define CSR_XEPC      sepc
+#define CSR_XCAUSE    scause
+#define CSR_XTVAL     stval
+#define CSR_XSCRATCH  sscratch
+#define XRET          sret
+#define XSTATUS_XIE   (1 << 1)    /* sstatus.SIE */
+#define XSTATUS_XPIE  (1 << 5)    /* sstatus.SPIE */
+#define XSTATUS_XPP   (1 << 8)    /* sstatus.SPP = S */
+#define IRQ_XSOFT     1
+#define IRQ_XTIMER    5
+#define IRQ_XEXT      9
+#define PRIV_NAME     "S"
+#else
+#error "define PRIV_M or PRIV_S (boards/<board>/board.cmake sets BOARD_PRIV)"
+#endif
+
+#define CAUSE_INTERRUPT_BIT  (1UL << 63)
+
+#ifndef __ASSEMBLER__
+#include <stdint.h>
+
+#define CSR_STR_(x) #x
+#define CSR_STR(x) CSR_STR_(x)
+
+#define csr_read(csr) ({ unsigned long csr_v_; \
+    __asm__ volatile("csrr %0, " CSR_STR(csr) : "=r"(csr_v_)); csr_v_; })
+#define csr_write(csr, val) \
+    __asm__ volatile("csrw " CSR_STR(csr) ", %0" :: "rK"((unsigned long)(val)) : "memory")
+#define csr_set(csr, bits) \
+    __asm__ volatile("csrs " CSR_STR(csr) ", %0" :: "rK"((unsigned long)(bits)) : "memory")
+#define csr_clear(csr, bits) \
+    __asm__ volatile("csrc " CSR_STR(csr) ", %0" :: "rK"((unsigned long)(bits)) : "memory")
+/* Atomically clear bits and return the old value. */
+#define csr_read_clear(csr, bits) ({ unsigned long csr_v_; \
+    __asm__ volatile("csrrc %0, " CSR_STR(csr) ", %1" : "=r"(csr_v_) \
+                     : "rK"((unsigned long)(bits)) : "memory"); csr_v_; })
+
+/* Any context: mask interrupts on this hart, return the previous state. */
+static inline unsigned long irq_save(void)
+{
+    return csr_read_clear(CSR_XSTATUS, XSTATUS_XIE) & XSTATUS_XIE;
+}
+
+/* Any context: restore the state irq_save() returned. */
+static inline void irq_restore(unsigned long flags)
+{
+    if (flags)
+        csr_set(CSR_XSTATUS, XSTATUS_XIE);
+}
+
+/* Task context: enable interrupts on this hart. */
+static inline void irq_enable(void) { csr_set(CSR_XSTATUS, XSTATUS_XIE); }
+
+/* Any context: the instruction counters (exact under QEMU -icount). */
+static inline uint64_t rdtime(void)
+{
+    uint64_t v;
+    __asm__ volatile("rdtime %0" : "=r"(v));
+    return v;
+}
+
+static inline uint64_t rdcycle(void)
+{
+    uint64_t v;
+    __asm__ volatile("rdcycle %0" : "=r"(v));
+    return v;
+}
+
+static inline uint64_t rdinstret(void)
+{
+    uint64_t v;
+    __asm__ volatile("rdinstret %0" : "=r"(v));
+    return v;
+}
+#endif /* !__ASSEMBLER__ */
+
+#endif

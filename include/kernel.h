@@ -1,0 +1,30 @@
+/* Kernel-wide entry points: exit, panic, the boot arguments. */
+#ifndef KERNEL_H
+#define KERNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "trap.h"
+
+/* Exit status of a run that panicked (a section count never gets here). */
+#define EXIT_PANIC 100
+
+/* Any context: flush the UART, end the run with status code. */
+_Noreturn void kernel_exit(int code);
+
+/* Any context (interrupts masked on return): print msg through the polled
+ * path, then exit with EXIT_PANIC. */
+_Noreturn void panic(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Trap entry: report an unexpected trap with its frame and exit. */
+_Noreturn void panic_trap(const struct trap_frame *f, const char *what);
+
+/* Boot: remember the device tree passed by QEMU (NULL elsewhere). */
+void bootargs_init(const void *fdt);
+/* Any task: the value of key=value in the boot arguments, or NULL. The
+ * value is copied into buf (at most n - 1 characters). */
+const char *bootarg(const char *key, char *buf, size_t n);
+
+/* Boot: the C entry point, called by _start. */
+_Noreturn void kmain(unsigned long hartid, const void *fdt);
+
+#endif

@@ -1,0 +1,79 @@
+/* 16550-family UART register layer (NS16550A on QEMU, DesignWare APB UART
+ * on the D1). Both backends and the panic path drive the hardware only
+ * through these functions and a const struct uart_cfg from the board. */
+#ifndef UART_16550_H
+#define UART_16550_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Read-only description of one UART instance (filled from boards/). */
+struct uart_cfg {
+    uintptr_t base;        /* MMIO base address */
+    uint8_t reg_shift;     /* register index << reg_shift = byte offset */
+    uint8_t io_width;      /* access width in bytes: 1 or 4 */
+    bool dw_apb;           /* DesignWare APB extras: USR, TFL, RFL, CPR */
+    uint32_t clock_hz;     /* UART input clock */
+    uint32_t baud;         /* requested baud rate */
+    uint16_t fifo_depth;   /* TX FIFO depth in bytes */
+};
+
+/* Register indices (offset = index << reg_shift). */
+enum uart_reg {
+    UART_RBR = 0, UART_THR = 0, UART_DLL = 0,
+    UART_IER = 1, UART_DLM = 1,
+    UART_IIR = 2, UART_FCR = 2,
+    UART_LCR = 3, UART_MCR = 4, UART_LSR = 5, UART_MSR = 6, UART_SCR = 7,
+    UART_DW_USR = 0x7C >> 2,   /* UART Status Register */
+    UART_DW_TFL = 0x80 >> 2,   /* Transmit FIFO Level */
+    UART_DW_RFL = 0x84 >> 2,   /* Receive FIFO Level */
+    UART_DW_CPR = 0xF4 >> 2,   /* Component Parameter Register */
+};
+
+#define UART_IER_RDI    0x01   /* received data available */
+#define UART_IER_THRI   0x02   /* transmitter holding register empty */
+#define UART_IER_RLSI   0x04   /* receiver line status */
+#define UART_IIR_NO_INT 0x01
+#define UART_IIR_ID     0x0F
+#define UART_IIR_THRI   0x02
+#define UART_IIR_RDI    0x04
+#define UART_IIR_RLSI   0x06
+#define UART_IIR_BUSY   0x07   /* DW: LCR written while busy */
+#define UART_IIR_RX_TIMEOUT 0x0C
+#define UART_FCR_ENABLE 0x01
+#define UART_FCR_CLR_RX 0x02
+#define UART_FCR_CLR_TX 0x04
+#define UART_LCR_8N1    0x03
+#define UART_LCR_DLAB   0x80
+#define UART_MCR_DTR    0x01
+#define UART_MCR_RTS    0x02
+#define UART_MCR_OUT2   0x08
+#define UART_MCR_LOOP   0x10
+#define UART_LSR_DR     0x01
+#define UART_LSR_OE     0x02
+#define UART_LSR_PE     0x04
+#define UART_LSR_FE     0x08
+#define UART_LSR_BI     0x10
+#define UART_LSR_THRE   0x20
+#define UART_LSR_TEMT   0x40
+#define UART_DW_USR_BUSY 0x01
+#define UART_DW_USR_TFNF 0x02  /* TX FIFO not full */
+#define UART_DW_USR_TFE  0x04  /* TX FIFO empty */
+
+/* Any context: raw register access (the only MMIO of the driver). */
+uint32_t uart_read(const struct uart_cfg *c, enum uart_reg r);
+void uart_write(const struct uart_cfg *c, enum uart_reg r, uint32_t v);
+
+/* Divisor for the configured clock and baud, rounded to nearest. */
+uint32_t uart_divisor(const struct uart_cfg *c);
+/* The baud rate the divisor really gives, in milli-baud. */
+uint64_t uart_real_baud_milli(const struct uart_cfg *c);
+
+/* Boot, interrupts masked: program divisor, 8N1, FIFOs; IER cleared. */
+int uart_hw_init(const struct uart_cfg *c);
+
+/* Any context, polled: send one byte / wait until the shifter is empty. */
+void uart_putc_polled(const struct uart_cfg *c, char ch);
+void uart_wait_idle_polled(const struct uart_cfg *c);
+
+#endif

@@ -1,0 +1,43 @@
+# Image rules shared by every board: privilege, linker script, raw .bin,
+# version header, and for QEMU boards the run description and run targets.
+# Included from the top-level CMakeLists.txt after boards/<board>/board.cmake.
+
+target_compile_definitions(kernel PRIVATE PRIV_${BOARD_PRIV}=1)
+target_link_options(kernel PRIVATE
+  -L${CMAKE_SOURCE_DIR}/src/arch/riscv
+  -T${CMAKE_SOURCE_DIR}/boards/${BOARD}/link.ld
+  -Wl,-Map=${CMAKE_BINARY_DIR}/kernel.map)
+set_property(TARGET kernel APPEND PROPERTY LINK_DEPENDS
+  ${CMAKE_SOURCE_DIR}/boards/${BOARD}/link.ld
+  ${CMAKE_SOURCE_DIR}/src/arch/riscv/sections.ld)
+
+# Raw load image (what xfel writes to DRAM on the D1).
+add_custom_command(TARGET kernel POST_BUILD
+  COMMAND ${CMAKE_OBJCOPY} -O binary $<TARGET_FILE:kernel> ${CMAKE_BINARY_DIR}/kernel.bin
+  BYPRODUCTS ${CMAKE_BINARY_DIR}/kernel.bin
+  COMMENT "kernel.bin for ${BOARD}")
+
+# version.h from `git describe --always --dirty`, rewritten only on change.
+add_custom_target(version_header
+  COMMAND ${CMAKE_COMMAND} -DSRC=${CMAKE_SOURCE_DIR}
+          -DOUT=${CMAKE_BINARY_DIR}/generated/version.h
+          -P ${CMAKE_SOURCE_DIR}/scripts/version.cmake
+  BYPRODUCTS ${CMAKE_BINARY_DIR}/generated/version.h)
+add_dependencies(kernel version_header)
+
+if(DEFINED BOARD_QEMU_MACHINE)
+  # What scripts/qemu-run needs to boot this image.
+  file(WRITE ${CMAKE_BINARY_DIR}/qemu.json
+"{\"board\": \"${BOARD}\", \"backend\": \"${BACKEND}\", \"machine\": \"${BOARD_QEMU_MACHINE}\", \"bios\": \"${BOARD_QEMU_BIOS}\", \"kernel\": \"${CMAKE_BINARY_DIR}/kernel.elf\"}\n")
+  find_package(Python3 REQUIRED COMPONENTS Interpreter)
+  set(QEMU_RUN ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/qemu-run
+      --image-dir ${CMAKE_BINARY_DIR} --log ${CMAKE_BINARY_DIR}/run.log)
+  add_custom_target(run
+    COMMAND ${QEMU_RUN} --mode icount
+    DEPENDS kernel USES_TERMINAL
+    COMMENT "Booting ${BOARD}/${BACKEND} on QEMU (-icount shift=0,sleep=off), log in run.log")
+  add_custom_target(run-realtime
+    COMMAND ${QEMU_RUN} --mode realtime
+    DEPENDS kernel USES_TERMINAL
+    COMMENT "Booting ${BOARD}/${BACKEND} on QEMU in real time, log in run.log")
+endif()

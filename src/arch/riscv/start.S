@@ -1,0 +1,36 @@
+/* Image entry point. Entered on every hart QEMU or the loader starts:
+ * a0 = hart id, a1 = device tree (QEMU boards). Hart 0 boots; any other
+ * hart parks with interrupts masked. */
+#include "csr.h"
+
+    .section .text.start, "ax"
+    .globl _start
+_start:
+    .option push
+    .option norelax
+    la      gp, __global_pointer$
+    .option pop
+    csrw    CSR_XIE, zero
+    csrci   CSR_XSTATUS, XSTATUS_XIE
+    bnez    a0, hart_park
+
+    la      sp, __stack_top
+    la      tp, __tls_base
+
+    /* Zero .tbss and .bss (the image runs where it was loaded: .data and
+     * .tdata are already in place). */
+    la      t0, __zero_start
+    la      t1, __bss_end
+1:  bgeu    t0, t1, 2f
+    sd      zero, 0(t0)
+    addi    t0, t0, 8
+    j       1b
+2:
+    call    kmain           /* kmain(hartid, fdt) ends in kernel_exit() */
+
+    .globl hart_park
+hart_park:
+    csrw    CSR_XIE, zero
+    csrci   CSR_XSTATUS, XSTATUS_XIE
+3:  wfi
+    j       3b

@@ -1,0 +1,106 @@
+/* 16550-family register layer: access width and stride from the config,
+ * divisor programming, DesignWare LCR busy handling, polled output. */
+#include <errno.h>
+#include "uart_16550.h"
+
+#ifdef HOST_TEST
+#include "fake_mmio.h"
+#endif
+
+/* Bounded wait for DW USR.BUSY to clear before an LCR write. */
+#define UART_DW_BUSY_RETRIES 100000U
+/* LCR write attempts on a DW UART before giving up. */
+#define UART_LCR_WRITE_TRIES 8U
+
+/* Any context: read register r. */
+uint32_t uart_read(const struct uart_cfg *c, enum uart_reg r)
+{
+    uintptr_t a = c->base + ((uintptr_t)r << c->reg_shift);
+#ifdef HOST_TEST
+    return fake_mmio_read(a, c->io_width);
+#else
+    if (c->io_width == 4)
+        return *(volatile uint32_t *)a;
+    return *(volatile uint8_t *)a;
+#endif
+}
+
+/* Any context: write register r. */
+void uart_write(const struct uart_cfg *c, enum uart_reg r, uint32_t v)
+{
+    uintptr_t a = c->base + ((uintptr_t)r << c->reg_shift);
+#ifdef HOST_TEST
+    fake_mmio_write(a, c->io_width, v);
+#else
+    if (c->io_width == 4)
+        *(volatile uint32_t *)a = v;
+    else
+        *(volatile uint8_t *)a = (uint8_t)v;
+#endif
+}
+
+/* Boot: divisor = clock / (16 * baud), rounded to nearest. */
+uint32_t uart_divisor(const struct uart_cfg *c)
+{
+    uint64_t den = 16ULL * c->baud;
+    uint64_t d = ((uint64_t)c->clock_hz + den / 2) / den;
+    return d ? (uint32_t)d : 1;
+}
+
+/* Manifest and line-rate maths: clock / (16 * divisor) in milli-baud. */
+uint64_t uart_real_baud_milli(const struct uart_cfg *c)
+{
+    return (uint64_t)c->clock_hz * 1000ULL / (16ULL * uart_divisor(c));
+}
+
+/* Boot: write LCR; on DW the write is ignored while USR.BUSY is set (and
+ * raises a busy-detect interrupt), so wait for idle and re-check. */
+static int uart_lcr_write(const struct uart_cfg *c, uint32_t lcr)
+{
+    for (unsigned t = 0; t < UART_LCR_WRITE_TRIES; t++) {
+        if (c->dw_apb) {
+            unsigned n = 0;
+            while ((uart_read(c, UART_DW_USR) & UART_DW_USR_BUSY) &&
+                   n < UART_DW_BUSY_RETRIES)
+                n++;
+        }
+        uart_write(c, UART_LCR, lcr);
+        if (!c->dw_apb || uart_read(c, UART_LCR) == lcr)
+            return 0;
+        (void)uart_read(c, UART_DW_USR);  /* clears a busy-detect IIR */
+    }
+    return -EIO;
+}
+
+/* Boot, interrupts masked: 8N1 at the configured baud, FIFOs on. */
+int uart_hw_init(const struct uart_cfg *c)
+{
+    uint32_t div = uart_divisor(c);
+
+    uart_write(c, UART_IER, 0);
+    uart_wait_idle_polled(c);
+    if (uart_lcr_write(c, UART_LCR_DLAB | UART_LCR_8N1))
+        return -EIO;
+    uart_write(c, UART_DLL, div & 0xFF);
+    uart_write(c, UART_DLM, (div >> 8) & 0xFF);
+    if (uart_lcr_write(c, UART_LCR_8N1))
+        return -EIO;
+    uart_write(c, UART_FCR, UART_FCR_ENABLE | UART_FCR_CLR_RX | UART_FCR_CLR_TX);
+    uart_write(c, UART_MCR, UART_MCR_DTR | UART_MCR_RTS | UART_MCR_OUT2);
+    return 0;
+}
+
+/* Any context (panic included): wait for THRE, store one byte. */
+void uart_putc_polled(const struct uart_cfg *c, char ch)
+{
+    while (!(uart_read(c, UART_LSR) & UART_LSR_THRE))
+        ;
+    uart_write(c, UART_THR, (uint8_t)ch);
+}
+
+/* Any context: wait until the last stop bit has left (LSR.TEMT). */
+void uart_wait_idle_polled(const struct uart_cfg *c)
+{
+    while (!(uart_read(c, UART_LSR) & UART_LSR_TEMT))
+        ;
+}

@@ -1,0 +1,34 @@
+/* Deliberate faults, chosen by the boot argument fault=<kind>, so tests
+ * can prove that every kind of trap ends in a panic report and a non-zero
+ * exit status instead of a hang. */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include "kernel.h"
+
+/* An address no board maps (64 GiB): loads and stores there fault. */
+#define FAULT_UNMAPPED_ADDR 0x1000000000UL
+
+/* Boot, task context: trigger the fault named in the boot arguments. */
+void fault_inject_from_bootargs(void)
+{
+    char kind[16];
+
+    if (!bootarg("fault", kind, sizeof kind))
+        return;
+    printf("fault_inject=%s\n", kind);
+    if (strcmp(kind, "illegal") == 0) {
+        __asm__ volatile(".word 0");   /* all-zero: an illegal instruction */
+    } else if (strcmp(kind, "load") == 0) {
+        (void)*(volatile uint64_t *)FAULT_UNMAPPED_ADDR;
+    } else if (strcmp(kind, "store") == 0) {
+        *(volatile uint64_t *)FAULT_UNMAPPED_ADDR = 1;
+    } else if (strcmp(kind, "misaligned") == 0) {
+        static uint64_t word[2];
+        uintptr_t p = (uintptr_t)word + 1;
+        __asm__ volatile("amoadd.w zero, zero, (%0)" :: "r"(p) : "memory");
+    } else if (strcmp(kind, "panic") == 0) {
+        panic("requested by boot argument fault=panic");
+    }
+    printf("fault_inject=%s status=NO-FAULT\n", kind);
+}

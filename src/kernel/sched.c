@@ -1,0 +1,8 @@
+/* Cooperative scheduler. */
+#include "sched.h"
+
+/* Any context. */
+const char *sched_current_name(void)
+{
+    return "boot";
+}

@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Boot an image with scripts/qemu-run (icount, host timeout) and assert on
+its exit status and serial log: every --expect regex must match some line,
+no --reject regex may match any line. Prints the log on failure."""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+QEMU_RUN = os.path.join(HERE, "..", "..", "scripts", "qemu-run")
+
+
+def main():
+    """Run, check, report; exit 0 only if every assertion held."""
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--image-dir", required=True)
+    p.add_argument("--log", required=True)
+    p.add_argument("--status", type=int, required=True, help="expected exit status")
+    p.add_argument("--timeout", type=float, default=60)
+    p.add_argument("--append", action="append", default=[], help="boot argument")
+    p.add_argument("--expect", action="append", default=[], help="regex a line must match")
+    p.add_argument("--reject", action="append", default=[], help="regex no line may match")
+    p.add_argument("--mode", default="icount")
+    args = p.parse_args()
+
+    cmd = [sys.executable, QEMU_RUN, "--image-dir", args.image_dir, "--log", args.log,
+           "--mode", args.mode, "--timeout", str(args.timeout), "--quiet"]
+    for a in args.append:
+        cmd += ["--append", a]
+    status = subprocess.run(cmd, stdin=subprocess.DEVNULL).returncode
+    try:
+        with open(args.log, "rb") as f:
+            text = f.read().decode("utf-8", "replace")
+    except OSError:
+        text = ""
+    lines = text.replace("\r\n", "\n").split("\n")
+    errors = []
+    if status != args.status:
+        errors.append(f"exit status {status}, expected {args.status}")
+    for rx in args.expect:
+        if not any(re.search(rx, l) for l in lines):
+            errors.append(f"no line matches {rx!r}")
+    for rx in args.reject:
+        hits = [l for l in lines if re.search(rx, l)]
+        if hits:
+            errors.append(f"line matches rejected {rx!r}: {hits[0]!r}")
+    if errors:
+        print(text)
+        for e in errors:
+            print(f"FAIL: {e}")
+        return 1
+    print(f"ok: status {status}, {len(args.expect)} expected patterns, "
+          f"{len(args.reject)} rejected patterns")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
