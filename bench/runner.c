@@ -6,6 +6,7 @@
 
 static const struct bench_section sections[] = {
     { "S00", "Benchmark Manifest", s00_manifest },
+    { "S06", "Kernel Primitives", s06_kernel },
 };
 
 static const char *const status_names[] = {

@@ -13,6 +13,7 @@ struct board_info {
     uint64_t timebase_hz;
     uintptr_t plic_base;
     uint32_t plic_context;
+    uintptr_t plic_ctrl;     /* T-Head PLIC_CTRL, 0 when absent */
     uint32_t uart_irq;
     uintptr_t clint_base;
     bool clint_split32;      /* mtimecmp writable only as 32-bit halves */

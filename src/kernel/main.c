@@ -1,13 +1,20 @@
-/* C entry: bring up the board, run the benchmark sections, exit with the
- * number of failed sections. */
+/* C entry: bring up the board and the kernel, run the benchmark
+ * sections, exit with the number of failed sections. */
 #include "bench.h"
 #include "board_info.h"
+#include "cpu_acct.h"
+#include "csr.h"
 #include "kernel.h"
+#include "plic.h"
+#include "scheduler.h"
+#include "timer.h"
 #include "trap.h"
 
+extern uint64_t __stack_bottom[];
 void fault_inject_from_bootargs(void);
+void selftest_from_bootargs(void);
 
-/* Boot, hart 0, interrupts masked, on the boot stack. */
+/* Boot, hart 0, interrupts masked, on the boot stack (task "main"). */
 void kmain(unsigned long hartid, const void *fdt)
 {
     (void)hartid;
@@ -15,6 +22,12 @@ void kmain(unsigned long hartid, const void *fdt)
     trap_init();
     uart_hw_init(&board.uart);
     bootargs_init(board.has_fdt ? fdt : 0);
+    sched_init(__stack_bottom);
+    cpu_acct_init();
+    timer_init();
+    plic_init();
+    irq_enable();
     fault_inject_from_bootargs();
+    selftest_from_bootargs();
     kernel_exit(bench_run_all());
 }

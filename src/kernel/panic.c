@@ -5,7 +5,7 @@
 #include "board_info.h"
 #include "csr.h"
 #include "kernel.h"
-#include "sched.h"
+#include "scheduler.h"
 
 static const char *const reg_names[32] = {
     "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0",

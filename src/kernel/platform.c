@@ -3,6 +3,9 @@
 #include "board_info.h"
 #include "mmio.h"
 
+#ifndef BOARD_PLIC_CTRL
+#define BOARD_PLIC_CTRL 0UL
+#endif
 #ifndef BOARD_CLINT_SPLIT32
 #define BOARD_CLINT_SPLIT32 0
 #endif
@@ -12,6 +15,7 @@ const struct board_info board = {
     .timebase_hz = BOARD_TIMEBASE_HZ,
     .plic_base = BOARD_PLIC_BASE,
     .plic_context = BOARD_PLIC_CONTEXT,
+    .plic_ctrl = BOARD_PLIC_CTRL,
     .uart_irq = BOARD_UART_IRQ,
     .clint_base = BOARD_CLINT_BASE,
     .clint_split32 = BOARD_CLINT_SPLIT32,

@@ -4,15 +4,12 @@
  * it through ring_pop and ring_read_slice/ring_consume and checks every
  * byte arrives once, in order. */
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "check.h"
 #include "ring.h"
-
-/* POSIX, from the C library. Declared here because the project's
- * include/sched.h (first on the include path) shadows the system one. */
-int sched_yield(void);
 
 #define STREAM_BYTES (8u * 1024u * 1024u)
 #define RING_CAP 1024u

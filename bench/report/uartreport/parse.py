@@ -76,6 +76,8 @@ class _Parser:
             self.pending_payload = None
         if not self.log.sections:
             self.log.warn(0, "no section header (=== [Sxx] Title ===) found")
+        elif self.log.done is None:
+            self.log.warn(0, "no Done line: the run did not finish or the log is cut")
 
     def line(self, number, raw):
         """Handle one line (raw bytes without its end)."""

@@ -42,6 +42,13 @@ def _cdf(ax, values, label):
     ax.step(vals, [(i + 1) / n for i in range(n)], where="post", label=label)
 
 
+def _maybe_log_x(ax, values):
+    """Use a log x axis when the values span more than a factor of 20."""
+    low = min(v for v in values) if values else 0
+    if low > 0 and max(values) / low > 20:
+        ax.set_xscale("log")
+
+
 def cdf_s20(ans, labels, outdir):
     """CDF of the S20 single-byte write+drain latency, raw samples only."""
     have = [(an, lb) for an, lb in zip(ans, labels)
@@ -52,6 +59,7 @@ def cdf_s20(ans, labels, outdir):
     ax = fig.add_subplot(1, 1, 1)
     for an, lb in have:
         _cdf(ax, an.latency["s20-single-byte"].samples_ms, lb)
+    _maybe_log_x(ax, [v for an, _ in have for v in an.latency["s20-single-byte"].samples_ms])
     ax.set_xlabel("write + drain latency, 1 byte (ms)")
     ax.set_ylabel("fraction of samples")
     ax.set_title("S20 single-byte latency CDF (raw samples)")
@@ -68,11 +76,18 @@ def cdf_s21(ans, labels, outdir):
     if not any(series(an, s) for an in ans for s in S21_SIZES):
         return None, "no log has raw S21 samples (samples tag=s21-fifo-size-N)"
     fig = _figure()
+    fig.subplots_adjust(hspace=0.45, bottom=0.12)
     for i, size in enumerate(S21_SIZES):
         ax = fig.add_subplot(3, 3, i + 1)
+        drawn = [series(an, size) for an in ans if series(an, size)]
         for an, lb in zip(ans, labels):
             if series(an, size):
                 _cdf(ax, series(an, size), lb)
+        if not drawn:
+            ax.text(0.5, 0.5, "no raw samples", ha="center", va="center",
+                    transform=ax.transAxes, color="grey")
+        else:
+            _maybe_log_x(ax, [v for d in drawn for v in d])
         ax.set_title("%s B" % size, fontsize=9)
         ax.tick_params(labelsize=7)
         ax.grid(True, alpha=0.3)

@@ -300,7 +300,12 @@ def _context(log, an):
         if qemu and "S41" in log.sections:
             an.notes.append("S41 instret on QEMU counts host ticks unless QEMU ran with -icount; "
                             "the log does not say which.")
-    elif log.flavor == "ours":
+    else:
+        tied = [l.tag for l in an.latency.values() if P99_IS_MAX in l.marks.get("p99", ())]
+        if tied:
+            an.notes.append("%d latency summaries without raw samples print P99 = max (%s): "
+                            "cannot tell whether it is the 99th value." % (len(tied), P99_IS_MAX))
+    if log.flavor == "ours":
         if qemu and man.get("qemu_mode") not in (None, "icount"):
             an.notes.append("qemu_mode=%s: instret and time are host noise, not guest work."
                             % man.get("qemu_mode"))

@@ -27,17 +27,18 @@ INTRO = {
            "during a 4096 B burst.",
 }
 
+# (title, intro key, row builder, ratio columns wanted)
 SECTIONS = (
-    ("Runs", None, tables.runs_rows),
-    ("Boot-time figures (S05/S06)", "boot", tables.boot_rows),
-    ("TX line rate (S10-S14)", "rate", tables.line_rate_rows),
-    ("TX latency (S20/S21)", "lat", tables.latency_rows),
-    ("RX status (S30/S31)", "rx", tables.rx_rows),
-    ("Section status", "status", tables.status_rows),
-    ("TX counters (S40)", "s40", tables.counter_rows),
-    ("CPU work per byte (S41)", "s41", tables.s41_rows),
-    ("Compute overlap (S42)", "s42", tables.s42_rows),
-    ("Timer wake-up overshoot (S43)", "s43", tables.s43_rows),
+    ("Runs", None, tables.runs_rows, False),
+    ("Boot-time figures (S05/S06)", "boot", tables.boot_rows, True),
+    ("TX line rate (S10-S14)", "rate", tables.line_rate_rows, True),
+    ("TX latency (S20/S21)", "lat", tables.latency_rows, True),
+    ("RX status (S30/S31)", "rx", tables.rx_rows, False),
+    ("Section status", "status", tables.status_rows, False),
+    ("TX counters (S40)", "s40", tables.counter_rows, True),
+    ("CPU work per byte (S41)", "s41", tables.s41_rows, True),
+    ("Compute overlap (S42)", "s42", tables.s42_rows, True),
+    ("Timer wake-up overshoot (S43)", "s43", tables.s43_rows, True),
 )
 
 
@@ -52,7 +53,7 @@ def build(ans, labels, outdir, baseline=None):
     out.append("")
     out.append("Markers: " + tables.LEGEND)
     out.append("")
-    for title, intro, func in SECTIONS:
+    for title, intro, func, ratios in SECTIONS:
         out.append("## " + title)
         out.append("")
         if intro:
@@ -64,7 +65,7 @@ def build(ans, labels, outdir, baseline=None):
             rows = []
             out.append("_Table failed: %r_" % (exc,))
         if rows:
-            out.append(tables.render(rows, labels, baseline))
+            out.append(tables.render(rows, labels, baseline if ratios else None))
         else:
             out.append("_No log has data for this table._")
             out.append("")
@@ -78,6 +79,7 @@ def _plots(ans, labels, outdir):
     out = ["## Plots", ""]
     for title, name, note in plots.write_all(ans, labels, outdir):
         if name:
+            out.append("")
             out.append("### " + title)
             out.append("")
             out.append("![%s](%s)" % (title, name))

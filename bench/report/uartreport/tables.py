@@ -29,15 +29,18 @@ class Row:
 
 
 def fmt(value, unit=""):
-    """Format a number compactly (4 significant digits, integers kept whole)."""
+    """Format a number: whole numbers as integers, else 3-4 significant digits."""
     if value is None:
         return ""
-    if abs(value) >= 10000 or (value == int(value) and abs(value) < 1e15):
+    mag = abs(value)
+    if mag >= 1000 or (value == int(value) and mag < 1e15):
         text = "%.0f" % value
-    elif abs(value) >= 100:
+    elif mag >= 100:
         text = "%.1f" % value
-    elif abs(value) >= 1:
-        text = "%.3g" % value if abs(value) < 10 else "%.2f" % value
+    elif mag >= 10:
+        text = "%.2f" % value
+    elif mag >= 0.01:
+        text = "%.3f" % value
     else:
         text = "%.3g" % value
     return text + (" " + unit if unit else "")
@@ -175,7 +178,8 @@ def _lat_cell(an, lat, key):
     if lat is None or key not in lat.values:
         return Cell()
     ms = lat.values[key]
-    return Cell("%s (%s ch)%s" % (fmt(ms), fmt(ms / an.char_ms), _marks(lat, key)), ms)
+    mark = _marks(lat, key)
+    return Cell("%s (%s ch)%s" % (fmt(ms), fmt(ms / an.char_ms), " " + mark if mark else ""), ms)
 
 
 def latency_rows(ans):
@@ -268,8 +272,10 @@ def s42_rows(ans):
         cells = []
         for an in ans:
             value = an.s42.get(key) if an.s42 else None
-            cells.append(Cell(fmt(num(value)) if num(value) is not None else (value or ""),
-                              num(value)))
+            if isinstance(value, str) or value is None:
+                cells.append(Cell(value or "", num(value)))
+            else:
+                cells.append(Cell(fmt(value), value))
         if any(c.text for c in cells):
             rows.append(Row("S42 " + title, cells))
     return rows
@@ -286,7 +292,9 @@ def s43_rows(ans):
                 if lat is None or key not in lat.values:
                     cells.append(Cell())
                     continue
-                cells.append(Cell(fmt(lat.values[key]) + _marks(lat, key), lat.values[key]))
+                mark = _marks(lat, key)
+                cells.append(Cell(fmt(lat.values[key]) + (" " + mark if mark else ""),
+                                  lat.values[key]))
             if any(c.text for c in cells):
                 rows.append(Row("S43 %s overshoot %s ms" % (phase, title), cells))
     if rows:

@@ -1,7 +1,11 @@
-/* Trap dispatch: timer and external interrupts to their handlers, any
- * exception or unexpected interrupt to panic_trap(). */
+/* Trap dispatch: timer and external interrupts to their handlers (their
+ * time charged to the ISR account), any exception or unexpected
+ * interrupt to panic_trap(). */
+#include "cpu_acct.h"
 #include "csr.h"
 #include "kernel.h"
+#include "plic.h"
+#include "timer.h"
 #include "trap.h"
 
 void trap_entry(void);
@@ -17,5 +21,16 @@ void trap_dispatch(struct trap_frame *f)
 {
     if (!(f->cause & CAUSE_INTERRUPT_BIT))
         panic_trap(f, "exception");
-    panic_trap(f, "unexpected interrupt");
+    struct cpu_acct *prev = cpu_acct_switch(&cpu_acct_isr);
+    switch (f->cause & ~CAUSE_INTERRUPT_BIT) {
+    case IRQ_XTIMER:
+        timer_isr();
+        break;
+    case IRQ_XEXT:
+        plic_isr();
+        break;
+    default:
+        panic_trap(f, "unexpected interrupt");
+    }
+    cpu_acct_switch(prev);
 }

@@ -1,0 +1,19 @@
+/* PLIC for the image's privilege context: priorities, enables, threshold,
+ * claim/complete, and a small table of registered handlers. */
+#ifndef PLIC_H
+#define PLIC_H
+
+#include <stdint.h>
+
+typedef void (*irq_handler_t)(void *arg);
+
+/* Boot, interrupts masked: everything disabled, threshold 0, external
+ * interrupts enabled in xie. */
+void plic_init(void);
+/* Boot or task: route source irq to fn(arg) at priority 1 and enable it.
+ * Returns 0, or -ENOSPC when the table is full, -EINVAL for irq 0. */
+int irq_register(uint32_t irq, irq_handler_t fn, void *arg);
+/* External interrupt: claim, dispatch, complete until nothing pends. */
+void plic_isr(void);
+
+#endif

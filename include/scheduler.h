@@ -1,0 +1,78 @@
+/* Cooperative scheduler: tasks with static stacks, a FIFO run queue, and
+ * wakers. A task runs until it yields, blocks or exits; interrupt
+ * handlers never switch tasks, they only wake them.
+ *
+ * Event order for a waiter: register interest (e.g. store the waker where
+ * the ISR finds it), check the condition, then sched_block(). A wake that
+ * lands between the check and the block finds the task not yet queued,
+ * queues it, and sched_block() returns at once: no wake-up is lost. */
+#ifndef SCHEDULER_H
+#define SCHEDULER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Callee-saved state switched by switch_context (src/arch/riscv/switch.S). */
+struct context {
+    uint64_t ra, sp, s[12];
+};
+
+struct cpu_acct {
+    uint64_t cycles;
+    uint64_t instret;
+};
+
+enum task_state { TASK_READY, TASK_RUNNING, TASK_BLOCKED, TASK_DONE };
+
+struct task {
+    struct context ctx;
+    const char *name;
+    struct task *next;           /* run-queue link */
+    uint64_t *stack_lo;          /* lowest word: the guard words start here */
+    void (*entry)(void *);
+    void *arg;
+    struct cpu_acct acct;        /* cycles and instructions spent running */
+    uint8_t state;
+    bool queued;                 /* in the run queue: wakes enqueue once */
+};
+
+/* A waker names the task to make runnable; safe to fire from an ISR. */
+struct waker {
+    struct task *task;
+};
+
+#define TASK_STACK_GUARD_WORDS 4
+#define TASK_STACK_GUARD       0x57ACC0DE57ACC0DEULL
+
+/* Boot, interrupts masked: adopt the boot stack as task "main". */
+void sched_init(void *boot_stack_lo);
+
+/* Any task: start entry(arg) on stack[words] as a new ready task. */
+void task_spawn(struct task *t, const char *name, void (*entry)(void *), void *arg,
+                uint64_t *stack, size_t words);
+
+/* Any task: give the CPU to the next ready task, if any. */
+void sched_yield(void);
+/* Any task: stop running until a waker fires (returns at once if one
+ * already fired since the task last ran). */
+void sched_block(void);
+/* Any task: end the current task. */
+_Noreturn void task_exit(void);
+
+/* Any task: the running task; a waker for it. */
+struct task *sched_current(void);
+const char *sched_current_name(void);
+static inline struct waker waker_current(void) { return (struct waker){ sched_current() }; }
+
+/* Any context (task or ISR): make w's task runnable once. Waking a
+ * finished task or an empty waker does nothing. */
+void waker_wake(const struct waker *w);
+
+/* Any task: number of context switches since boot. */
+uint64_t sched_switches(void);
+
+/* Any context: stack guard check of t; panics naming the task if broken. */
+void sched_check_stack(const struct task *t);
+
+#endif

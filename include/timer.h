@@ -1,0 +1,43 @@
+/* Tickless timer: a queue of (absolute deadline, waker); the hardware
+ * compare register always holds the earliest deadline, and nothing
+ * interrupts while the queue is empty. Times are nanoseconds of
+ * clock_now_ns(). */
+#ifndef TIMER_H
+#define TIMER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "scheduler.h"
+#include "timerq.h"
+
+struct timer {
+    struct timerq_entry entry;
+    struct waker waker;
+    void (*fire)(struct timer *t);   /* ISR callback, NULL: wake only */
+    volatile bool fired;
+};
+
+/* Boot, interrupts masked: no deadline programmed, timer IRQ enabled. */
+void timer_init(void);
+/* Timer interrupt: wake every expired timer, program the next deadline. */
+void timer_isr(void);
+
+/* Any context: arm t to wake w at deadline_ns (re-arms if armed). */
+void timer_arm(struct timer *t, uint64_t deadline_ns, struct waker w);
+/* Any context: disarm t; true if it had not fired yet. */
+bool timer_cancel(struct timer *t);
+
+/* Any task: sleep until clock_now_ns() >= deadline_ns (returns at once
+ * for a deadline in the past). */
+void sleep_until(uint64_t deadline_ns);
+void sleep_for(uint64_t ns);
+/* Any task: block until woken or until deadline_ns; -ETIMEDOUT if the
+ * deadline passed first, 0 if woken. Callers re-check their condition. */
+int sched_block_until(uint64_t deadline_ns);
+
+/* Hardware layer (src/arch/riscv/timer_hw.c): program the compare
+ * register to a tick count (UINT64_MAX: none), interrupts masked. */
+void timer_hw_init(void);
+void timer_hw_set(uint64_t ticks);
+
+#endif

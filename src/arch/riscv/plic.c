@@ -1,0 +1,65 @@
+/* Platform-Level Interrupt Controller, one context (hart 0, M or S). */
+#include <errno.h>
+#include "board_info.h"
+#include "csr.h"
+#include "kernel.h"
+#include "mmio.h"
+#include "plic.h"
+
+#define PLIC_PRIORITY(irq)     (board.plic_base + 4UL * (irq))
+#define PLIC_ENABLE(ctx, irq)  (board.plic_base + 0x2000UL + 0x80UL * (ctx) + 4UL * ((irq) / 32))
+#define PLIC_THRESHOLD(ctx)    (board.plic_base + 0x200000UL + 0x1000UL * (ctx))
+#define PLIC_CLAIM(ctx)        (PLIC_THRESHOLD(ctx) + 4)
+#define PLIC_MAX_HANDLERS      8
+#define PLIC_CTRL_S_ACCESS     1U   /* T-Head PLIC_CTRL: S-mode may access */
+
+struct irq_slot {
+    uint32_t irq;
+    irq_handler_t fn;
+    void *arg;
+};
+
+static struct irq_slot slots[PLIC_MAX_HANDLERS];
+static unsigned nslots;
+
+/* Boot, interrupts masked. */
+void plic_init(void)
+{
+    if (board.plic_ctrl)
+        mmio_write32(board.plic_ctrl, PLIC_CTRL_S_ACCESS);
+    mmio_write32(PLIC_THRESHOLD(board.plic_context), 0);
+    csr_set(CSR_XIE, 1UL << IRQ_XEXT);
+}
+
+/* Boot or task. */
+int irq_register(uint32_t irq, irq_handler_t fn, void *arg)
+{
+    if (irq == 0 || !fn)
+        return -EINVAL;
+    if (nslots == PLIC_MAX_HANDLERS)
+        return -ENOSPC;
+    unsigned long f = irq_save();
+    slots[nslots++] = (struct irq_slot){ irq, fn, arg };
+    mmio_write32(PLIC_PRIORITY(irq), 1);
+    uintptr_t en = PLIC_ENABLE(board.plic_context, irq);
+    mmio_write32(en, mmio_read32(en) | (1U << (irq % 32)));
+    irq_restore(f);
+    return 0;
+}
+
+/* External interrupt, interrupts masked. */
+void plic_isr(void)
+{
+    uintptr_t claim = PLIC_CLAIM(board.plic_context);
+    uint32_t irq;
+
+    while ((irq = mmio_read32(claim)) != 0) {
+        unsigned i;
+        for (i = 0; i < nslots && slots[i].irq != irq; i++)
+            ;
+        if (i == nslots)
+            panic("PLIC: interrupt %lu has no handler", (unsigned long)irq);
+        slots[i].fn(slots[i].arg);
+        mmio_write32(claim, irq);
+    }
+}

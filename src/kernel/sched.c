@@ -1,8 +1,0 @@
-/* Cooperative scheduler. */
-#include "sched.h"
-
-/* Any context. */
-const char *sched_current_name(void)
-{
-    return "boot";
-}

@@ -1,0 +1,135 @@
+"""Garbage in: no exception, warnings with line numbers, exit 1 when nothing usable."""
+
+import os
+import random
+import tempfile
+import unittest
+
+import _common
+from uartreport.parse import parse_bytes, parse_file
+from uartreport.recompute import analyze
+from uartreport import report
+
+
+def _reference_bytes():
+    """Raw bytes of the D1 q31 reference log."""
+    with open(_common.starry("d1-async-q31.log"), "rb") as fh:
+        return fh.read()
+
+
+class Garbage(unittest.TestCase):
+    """Inputs that must not crash the parser."""
+
+    def test_empty(self):
+        log = parse_bytes(b"")
+        self.assertFalse(log.usable())
+        self.assertIn((0, "empty file"), log.warnings)
+
+    def test_missing_file(self):
+        log = parse_file("/nonexistent/dir/x.log")
+        self.assertFalse(log.usable())
+        self.assertIn("cannot read file", log.warnings[0][1])
+
+    def test_binary(self):
+        rng = random.Random(1)
+        data = bytes(rng.randrange(256) for _ in range(20000))
+        log = parse_bytes(data)
+        self.assertFalse(log.usable())
+        self.assertTrue(log.warnings)
+
+    def test_truncated(self):
+        data = _reference_bytes()
+        cut = data[:data.index(b"p99_ms=5.713") + 7]  # cut inside an S10 latency line
+        log = parse_bytes(cut)
+        self.assertTrue(log.usable())
+        self.assertEqual(log.order[-1], "S10")
+        msgs = [m for _, m in log.warnings]
+        self.assertTrue(any("no line end" in m for m in msgs))
+        self.assertTrue(any("no Done line" in m for m in msgs))
+        rec = log.records("S10", kind="diag", tag="drain-each-size-64")[0]
+        self.assertEqual(rec.get("p99_ms"), "")  # value cut off, kept as empty
+        analyze(log)
+
+    def test_malformed_tokens_have_line_numbers(self):
+        data = (b"boot\n=== [S10] T ===\n"
+                b"  policy=drain-each =x size=64 kbps=\x01\x02 bytes=6400 elapsed_ms=560\n"
+                b"  \x00\xff\xfe junk\n"
+                b"  diag=s20-single-byte n=100 p50_ms=0.1 (unbal\n"
+                b"  policy=drain-each size=128 bytes=12800 elapsed_ms=1100\n")
+        log = parse_bytes(data)
+        lines = sorted({n for n, _ in log.warnings if n})
+        self.assertEqual(lines, [3, 4, 5])
+        recs = log.records("S10", kind="policy")
+        self.assertEqual([r.get("size") for r in recs], ["64", "128"])  # rest still parsed
+        self.assertNotIn("kbps", recs[0].kv)
+
+    def test_crlf_and_escapes(self):
+        data = (b"\x1b[1;32mboot\x1b[0m\r\n=== [S20] \x1b[33mLatency\x1b[0m ===\r\n"
+                b"  \x1b[0mdiag=s20-single-byte n=2 p50_ms=0.100 max_ms=0.200\r\r\n")
+        log = parse_bytes(data)
+        rec = log.records("S20", kind="diag")[0]
+        self.assertEqual(rec.get("max_ms"), "0.200")
+        self.assertEqual(log.sections["S20"].title, "Latency")
+
+    def test_random_mutations_never_raise(self):
+        data = bytearray(_reference_bytes())
+        rng = random.Random(42)
+        for _ in range(40):
+            mutated = bytearray(data)
+            for _ in range(200):
+                mutated[rng.randrange(len(mutated))] = rng.randrange(256)
+            cut = mutated[:rng.randrange(len(mutated))]
+            log = parse_bytes(bytes(cut))
+            analyze(log)
+
+    def test_report_of_odd_log_is_written(self):
+        data = _reference_bytes()
+        log = parse_bytes(data[:len(data) // 2] + b"\x00\xff" * 50)
+        with tempfile.TemporaryDirectory() as out:
+            path = report.write([analyze(log)], ["half"], out)
+            self.assertTrue(os.path.getsize(path) > 0)
+
+
+class CliExit(unittest.TestCase):
+    """Exit status of the command line tool."""
+
+    def test_nothing_usable_exits_1(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            empty = os.path.join(tmp, "empty.log")
+            junk = os.path.join(tmp, "junk.log")
+            open(empty, "wb").close()
+            with open(junk, "wb") as fh:
+                fh.write(bytes(range(256)) * 20)
+            res = _common.run_cli(empty, junk, "-o", os.path.join(tmp, "out"))
+            self.assertEqual(res.returncode, 1, res.stderr)
+            self.assertEqual(res.stdout, "")
+            self.assertIn("empty file", res.stderr)
+            self.assertFalse(os.path.exists(os.path.join(tmp, "out", "report.md")))
+
+    def test_one_usable_log_is_enough(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            res = _common.run_cli(os.path.join(tmp, "missing.log"),
+                                  _common.starry("qemu_out.md"), "-o", tmp)
+            self.assertEqual(res.returncode, 0, res.stderr)
+            self.assertIn("cannot read file", res.stderr)
+
+    def test_usage_errors_exit_2(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            log = _common.starry("qemu_out.md")
+            cases = [[log], ["-o", tmp], [log, "-o", tmp, "--baseline", "9"],
+                     [log, "-o", tmp, "--baseline", "nosuch"],
+                     [log, "-o", tmp, "--label", "a", "--label", "b"],
+                     [log, "-o", tmp, "--bogus"]]
+            for args in cases:
+                res = _common.run_cli(*args)
+                self.assertEqual(res.returncode, 2, (args, res.stderr))
+
+    def test_help(self):
+        res = _common.run_cli("--help")
+        self.assertEqual(res.returncode, 0)
+        for word in ("--baseline", "--label", "exit status", "11.52", "115384.6", "nearest rank"):
+            self.assertIn(word, res.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
