@@ -24,6 +24,9 @@ void bootargs_init(const void *fdt);
  * value is copied into buf (at most n - 1 characters). */
 const char *bootarg(const char *key, char *buf, size_t n);
 
+/* Task context: push out a partial line of stdio output. */
+void console_flush(void);
+
 /* Boot: the C entry point, called by _start. */
 _Noreturn void kmain(unsigned long hartid, const void *fdt);
 

@@ -1,15 +1,39 @@
-/* picolibc stdio on the UART: stdout, stderr and stdin share one stream;
- * '\n' goes out as "\r\n" like a terminal with ONLCR. */
+/* picolibc stdio on the selected UART backend: stdout, stderr and stdin
+ * share one stream; output is collected per line and handed to the
+ * backend in one write; '\n' goes out as "\r\n" like a terminal with
+ * ONLCR. Before the backend is up, output is polled. */
+#include <stdbool.h>
 #include <stdio.h>
 #include "board_info.h"
+#include "uart_backend.h"
+
+#define STDIO_LINE_MAX 256
+
+static char line[STDIO_LINE_MAX];
+static unsigned line_len;
+static bool backend_up;
+
+/* Task context: hand the collected line to the backend (or poll it out). */
+static void line_flush(void)
+{
+    if (backend_up) {
+        uart_be_write(line, line_len, false);
+    } else {
+        for (unsigned i = 0; i < line_len; i++)
+            uart_putc_polled(&board.uart, line[i]);
+    }
+    line_len = 0;
+}
 
 /* Task context: one character of printf output. */
 static int stdio_put(char c, FILE *f)
 {
     (void)f;
     if (c == '\n')
-        uart_putc_polled(&board.uart, '\r');
-    uart_putc_polled(&board.uart, c);
+        line[line_len++] = '\r';
+    line[line_len++] = c;
+    if (c == '\n' || line_len >= STDIO_LINE_MAX - 1)
+        line_flush();
     return (unsigned char)c;
 }
 
@@ -18,7 +42,16 @@ FILE *const stdin = &stdio_stream;
 FILE *const stdout = &stdio_stream;
 FILE *const stderr = &stdio_stream;
 
-/* Any context: push out what stdio holds (kernel_exit, section ends). */
+/* Boot task: from now on stdout goes through the backend. */
+void stdio_use_backend(void)
+{
+    line_flush();
+    backend_up = true;
+}
+
+/* Task context: push out a partial line (section ends, exit). */
 void console_flush(void)
 {
+    if (line_len)
+        line_flush();
 }

@@ -9,9 +9,11 @@
 #include "scheduler.h"
 #include "timer.h"
 #include "trap.h"
+#include "uart_backend.h"
 
 extern uint64_t __stack_bottom[];
 void fault_inject_from_bootargs(void);
+void stdio_use_backend(void);
 void selftest_from_bootargs(void);
 
 /* Boot, hart 0, interrupts masked, on the boot stack (task "main"). */
@@ -27,6 +29,9 @@ void kmain(unsigned long hartid, const void *fdt)
     timer_init();
     plic_init();
     irq_enable();
+    if (uart_be_init(&board.uart, board.uart_irq))
+        panic("UART backend %s failed to start", uart_be_name);
+    stdio_use_backend();
     fault_inject_from_bootargs();
     selftest_from_bootargs();
     kernel_exit(bench_run_all());

@@ -145,6 +145,8 @@ static int selftest_busy_irq(void)
     return fired_count == ST_BUSY_TIMERS && b.isr.instret > a.isr.instret;
 }
 
+int selftest_loopback(void);
+
 /* Boot, main task: run the self-test named by selftest=, then exit. */
 void selftest_from_bootargs(void)
 {
@@ -157,6 +159,8 @@ void selftest_from_bootargs(void)
         ok = selftest_sleep_order();
     else if (strcmp(name, "stack-overflow") == 0)
         ok = selftest_stack_overflow();
+    else if (strcmp(name, "loopback") == 0)
+        ok = selftest_loopback();
     else if (strcmp(name, "wakers") == 0)
         ok = selftest_wakers();
     else if (strcmp(name, "busy-irq") == 0)

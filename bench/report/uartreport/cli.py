@@ -25,7 +25,20 @@ Boot noise, ANSI escapes, CR/LF endings, cut or binary lines never stop it:
 they become warnings (on stderr and in the report's Notes).
 
 Writes DIR/report.md and DIR/*.png (1200x700 pixels); prints the path of
-report.md. See docs/report.md and docs/log-format.md."""
+report.md. See docs/report.md and docs/log-format.md.
+
+tables (one column per LOG): runs; boot-time figures (StarryOS [BENCH] lines,
+S05/S06); TX line rate S10-S14 (bytes/s, true line rate %); TX latency S20/S21
+(P50, P99, max in ms and character times = 10/baud s, P99/P50); RX status
+S30/S31; per-section status; TX counters S40; S41 median instructions, cycles
+per byte and CPU use %; S42 overlap efficiency; S43 sleep overshoot idle and
+loaded; notes (conversions, flags, payload CRC32 match/mismatch/not checkable,
+parse warnings). Cell marks: ! printed figure disagrees with raw samples,
+† printed P99 equals max, ‡ not recomputable.
+
+plots (written only when there is data, else the report says why): S20 and
+S21 latency CDFs (raw samples), line rate by payload size, FIFO-boundary
+P50/P99 by size, instructions per byte by log, S43 idle vs loaded histograms."""
 
 EPILOG = """\
 exit status: 0 at least one log was usable, 1 no log was usable (no report
@@ -37,13 +50,9 @@ examples:
   report d1-async.log starry-d1.log -o out --label ours --label starryos --baseline 2"""
 
 
-class _Parser(argparse.ArgumentParser):
-    """ArgumentParser that exits with status 2 on usage errors (as argparse does)."""
-
-
 def build_parser():
     """The argparse parser of the tool."""
-    p = _Parser(prog="report", description=DESCRIPTION, epilog=EPILOG,
+    p = argparse.ArgumentParser(prog="report", description=DESCRIPTION, epilog=EPILOG,
                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("logs", metavar="LOG", nargs="+", help="benchmark log files (UART captures)")
     p.add_argument("-o", "--output", metavar="DIR", required=True,

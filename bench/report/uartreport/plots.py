@@ -71,6 +71,7 @@ def cdf_s20(ans, labels, outdir):
 def cdf_s21(ans, labels, outdir):
     """One CDF panel per S21 size, raw samples only."""
     def series(an, size):
+        """S21 raw samples (ms) of one size in a log."""
         lat = an.latency.get("s21-fifo-size-%s" % size)
         return lat.samples_ms if lat else []
     if not any(series(an, s) for an in ans for s in S21_SIZES):
@@ -170,6 +171,7 @@ def instructions_per_byte(ans, labels, outdir):
     """S41 median instructions per byte, grouped by write size, one bar per log."""
     sizes = sorted({s for an in ans for s in an.s41 if num(s)}, key=num)
     def value(an, size):
+        """S41 median instructions per byte of one size (recomputed, else printed)."""
         entry = an.s41.get(size)
         if not entry:
             return None
@@ -205,10 +207,14 @@ def s43_hist(ans, labels, outdir):
     fig = _figure()
     for i, (an, lb) in enumerate(have):
         ax = fig.add_subplot(1, len(have), i + 1)
+        both = [v for lat in an.s43.values() for v in lat.samples_ms]
+        low, high = min(both), max(both)
+        step = (high - low) / 50.0 or 1.0
+        edges = [low + i * step for i in range(51)]  # same bins for both phases
         for phase in ("idle", "loaded"):
             lat = an.s43.get(phase)
             if lat and lat.samples_ms:
-                ax.hist(lat.samples_ms, bins=40, alpha=0.6, label=phase)
+                ax.hist(lat.samples_ms, bins=edges, alpha=0.6, label=phase)
         ax.set_title(lb, fontsize=9)
         ax.set_xlabel("overshoot past the 5 ms deadline (ms)")
         ax.grid(True, alpha=0.3)

@@ -16,7 +16,7 @@ INTRO = {
     "lat": "Write + drain latency. Values are recomputed (nearest rank) from raw samples "
            "when the log has them, else printed. In brackets: character times "
            "(1 char = 10 / baud_real s).",
-    "rx": "Status of the RX checks as printed.",
+    "rx": "Status of the RX checks as printed, and the CRC32 check of each payload witness.",
     "status": "Per-section status lines (`section=Sxx status=...`).",
     "s40": "TX counters as printed.",
     "s41": "Median over rounds of the per-round figures (recomputed from the "

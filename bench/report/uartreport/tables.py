@@ -94,8 +94,15 @@ def _union(keys_per_log):
     return out
 
 
-def _generic(ans, sids, skip_kinds=()):
-    """Rows for every key=value of the records of sections sids (first value wins)."""
+SKIP_KINDS = ("section", "samples", "hist", "payload-begin", "payload-end")
+
+
+def _generic(ans, sids, skip_kinds=SKIP_KINDS):
+    """Rows for every key=value of the records of sections sids (first value wins).
+
+    Status lines, raw samples, histograms and payload witnesses have tables or
+    notes of their own and are left out.
+    """
     per_log = []
     for an in ans:
         found = {}
@@ -119,6 +126,7 @@ def _generic(ans, sids, skip_kinds=()):
 def runs_rows(ans):
     """Overview: what each log is and how it was read."""
     def man(an, key):
+        """Manifest value of key, empty if absent."""
         return an.log.manifest.get(key, "")
     spec = [
         ("file", lambda an: an.log.path.rsplit("/", 1)[-1]),
@@ -210,8 +218,16 @@ def latency_rows(ans):
 
 
 def rx_rows(ans):
-    """S30/S31: status of the RX checks."""
-    return _generic(ans, ("S30", "S31"), skip_kinds=("payload-begin", "payload-end"))
+    """S30/S31: status of the RX checks, then every payload witness verdict."""
+    rows = _generic(ans, ("S30", "S31"))
+    tags = _union([tag for tag, _, _ in an.payloads] for an in ans)
+    for tag in tags:
+        cells = []
+        for an in ans:
+            got = [verdict for t, verdict, _ in an.payloads if t == tag]
+            cells.append(Cell(got[0] if got else ""))
+        rows.append(Row("payload %s CRC32" % tag, cells))
+    return rows
 
 
 def status_rows(ans):

@@ -26,6 +26,7 @@ class EndToEnd(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
+        """Parse and analyse the fixture once for the class."""
         cls.tmp = tempfile.mkdtemp(prefix="uartreport-")
         cls.out = os.path.join(cls.tmp, "plain")
         cls.res = _common.run_cli(*LOGS, "-o", cls.out)
@@ -34,14 +35,17 @@ class EndToEnd(unittest.TestCase):
 
     @classmethod
     def tearDownClass(cls):
+        """Remove the temporary output directories."""
         shutil.rmtree(cls.tmp, ignore_errors=True)
 
     def test_exit_and_stdout(self):
+        """Exit 0, report path on stdout, flags on stderr."""
         self.assertEqual(self.res.returncode, 0, self.res.stderr)
         self.assertEqual(self.res.stdout.strip(), os.path.join(self.out, "report.md"))
         self.assertIn("flag:", self.res.stderr)  # flags of the synthetic log go to stderr
 
     def test_every_linked_png(self):
+        """Each linked PNG exists, is not empty and is 1200x700."""
         links = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", self.text)
         self.assertEqual(sorted(links), sorted([
             "latency_cdf_s20.png", "latency_cdf_s21.png", "line_rate.png",
@@ -53,10 +57,12 @@ class EndToEnd(unittest.TestCase):
             self.assertEqual(_common.png_size(path), (1200, 700), name)
 
     def test_one_column_per_log(self):
+        """Without --baseline: one column per log, no ratio column."""
         self.assertEqual(_header_cells(self.text, "TX latency"), ["Metric"] + LABELS)
         self.assertNotIn("÷", self.text)
 
     def test_contents(self):
+        """Key converted, recomputed and flagged figures appear in the tables."""
         text = self.text
         self.assertIn("not recomputable (3 of 50 samples)", text)
         self.assertIn("11796.5 B/s", text)
@@ -68,8 +74,10 @@ class EndToEnd(unittest.TestCase):
         self.assertIn("| S10 drain-each 64 B line rate % | 99.05 | 99.92 | 97.27 |", text)
         self.assertRegex(text, r"S21 16 B P99 ms \(char times\) \| 1\.498 \(17\.28 ch\) !")
         self.assertIn("Parse warnings: 0.", text)
+        self.assertIn("| payload s31-bad CRC32 | mismatch |", text)
 
     def test_baseline_adds_ratio_columns(self):
+        """--baseline by label or index adds value/baseline columns."""
         out = os.path.join(self.tmp, "base")
         labels = ["a", "b", "c", "d"]
         args = []
@@ -90,6 +98,7 @@ class EndToEnd(unittest.TestCase):
         self.assertEqual(res2.returncode, 0)
 
     def test_plots_without_data_are_explained(self):
+        """Plots without data are not written and the report says why."""
         out = os.path.join(self.tmp, "starry")
         res = _common.run_cli(_common.starry("d1_out.md"), _common.starry("qemu_out.md"),
                               "-o", out)

@@ -14,6 +14,7 @@ class ReferenceLogs(unittest.TestCase):
     """Each reference log: sections found, flavour, label, key figures."""
 
     def test_d1_async_q31(self):
+        """D1 async q31 log: sections, label, figures, boot lines, S43 samples."""
         log = parse_file(_common.starry("d1-async-q31.log"))
         self.assertEqual(log.order, Q31_SECTIONS)
         self.assertEqual(log.flavor, "starryos")
@@ -34,6 +35,7 @@ class ReferenceLogs(unittest.TestCase):
         self.assertEqual(log.done, {})
 
     def test_qemu_async_q31(self):
+        """QEMU async q31 log: sections, label, policy and proxy records."""
         log = parse_file(_common.starry("qemu-async-q31.log"))
         self.assertEqual(log.order, Q31_SECTIONS)
         self.assertEqual(log.label, "starryos-qemu-rootfs")
@@ -49,6 +51,7 @@ class ReferenceLogs(unittest.TestCase):
         self.assertEqual(log.warnings, [])  # the shell prompt after Done is not a warning
 
     def test_d1_out_older_format(self):
+        """Older D1 log: no S41-S43, boot IRQ figure, S21 figure."""
         log = parse_file(_common.starry("d1_out.md"))
         self.assertEqual(log.order, Q19_SECTIONS)
         self.assertEqual(log.manifest["version"], "q19c-m0-20260703")
@@ -58,11 +61,13 @@ class ReferenceLogs(unittest.TestCase):
         self.assertIsNone(log.section("S41"))
 
     def test_qemu_out_older_format(self):
+        """Older QEMU log: sections and S10 kbps."""
         log = parse_file(_common.starry("qemu_out.md"))
         self.assertEqual(log.order, Q19_SECTIONS)
         self.assertEqual(log.records("S10", kind="policy", size="64")[0].get("kbps"), "164.10")
 
     def test_qemu_console(self):
+        """Console log: S05 SKIPPED, S11 policy records, kernel lines skipped."""
         log = parse_file(_common.starry("qemu_console.md"))
         self.assertIn("S05", log.order)
         self.assertEqual(log.manifest["backend"], "polling-console")
@@ -78,6 +83,7 @@ class ReferenceLogs(unittest.TestCase):
         self.assertEqual(log.warnings, [])
 
     def test_bare_words_and_tokens_kept(self):
+        """Bare words and token order are kept in records."""
         log = parse_file(_common.starry("d1-async-q31.log"))
         rec = log.records("S41", kind="s41-local-counters")[0]
         self.assertIn("counter_rc", rec.words)
@@ -92,9 +98,11 @@ class OurFormat(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
+        """Parse and analyse the fixture once for the class."""
         cls.log = parse_file(_common.ours("d1-async-synthetic.log"))
 
     def test_manifest_and_label(self):
+        """Our manifest gives the flavour and the board/backend/wire label."""
         log = self.log
         self.assertEqual(log.flavor, "ours")
         self.assertEqual(log.label, "d1/async/wire-off")
@@ -103,10 +111,12 @@ class OurFormat(unittest.TestCase):
         self.assertEqual(log.warnings, [])
 
     def test_crlf_and_ansi(self):
+        """Lines ending CR LF and an ANSI boot line parse."""
         self.assertEqual(self.log.manifest["timebase_hz"], "24000000")  # line ended \r\n
         self.assertEqual(self.log.order[0], "S00")
 
     def test_samples_concatenated_by_first(self):
+        """samples lines join in order of first=."""
         series = self.log.samples["s20-single-byte"]
         self.assertEqual(series.unit, "ns")
         self.assertEqual(len(series.values), 100)
@@ -115,27 +125,32 @@ class OurFormat(unittest.TestCase):
         self.assertEqual(series.gaps, [])
 
     def test_hist(self):
+        """hist line: bucket size, count, overflow."""
         hist = self.log.hists["s20-single-byte"]
         self.assertEqual((hist.bucket_ns, hist.nbuckets, hist.overflow), (1000.0, 300, 0))
         self.assertEqual(hist.counts[100], 1)
         self.assertEqual(hist.total(), 100)
 
     def test_payload_prefix_stripped(self):
+        """Payload bytes glued before a record are cut off."""
         recs = self.log.records("S10", kind="policy")
         self.assertEqual([r.get("size") for r in recs], ["64", "256"])
         self.assertEqual(self.log.payload_text_lines, 1)
 
     def test_statuses_and_done(self):
+        """Section status lines and the Done summary."""
         self.assertEqual(self.log.statuses["S42"].get("status"), "TIMEOUT")
         self.assertEqual(self.log.statuses["S31"].get("status"), "FAIL")
         self.assertEqual(self.log.done, {"sections": "9", "passed": "7", "failed": "2"})
 
     def test_payload_witnesses(self):
+        """Payload verdicts straight from the parser."""
         got = {p.tag: p.verdict()[0] for p in self.log.payloads}
         self.assertEqual(got, {"s31-rx": "match", "s31-bad": "mismatch",
                                "s31-missing": "not checkable"})
 
     def test_gap_in_series_is_reported(self):
+        """A missing index range in a series is reported."""
         text = (b"=== [S20] x ===\n"
                 b"  samples tag=a unit=ns first=0 values=1,2\n"
                 b"  samples tag=a unit=ns first=5 values=6\n")

@@ -21,16 +21,19 @@ class Garbage(unittest.TestCase):
     """Inputs that must not crash the parser."""
 
     def test_empty(self):
+        """An empty file gives an unusable log and a warning."""
         log = parse_bytes(b"")
         self.assertFalse(log.usable())
         self.assertIn((0, "empty file"), log.warnings)
 
     def test_missing_file(self):
+        """A missing file gives an unusable log and a warning."""
         log = parse_file("/nonexistent/dir/x.log")
         self.assertFalse(log.usable())
         self.assertIn("cannot read file", log.warnings[0][1])
 
     def test_binary(self):
+        """Random bytes: no exception, nothing usable, warnings."""
         rng = random.Random(1)
         data = bytes(rng.randrange(256) for _ in range(20000))
         log = parse_bytes(data)
@@ -38,6 +41,7 @@ class Garbage(unittest.TestCase):
         self.assertTrue(log.warnings)
 
     def test_truncated(self):
+        """A log cut mid-line keeps what came before and warns."""
         data = _reference_bytes()
         cut = data[:data.index(b"p99_ms=5.713") + 7]  # cut inside an S10 latency line
         log = parse_bytes(cut)
@@ -51,6 +55,7 @@ class Garbage(unittest.TestCase):
         analyze(log)
 
     def test_malformed_tokens_have_line_numbers(self):
+        """Bad tokens are dropped with line numbers, the rest parses."""
         data = (b"boot\n=== [S10] T ===\n"
                 b"  policy=drain-each =x size=64 kbps=\x01\x02 bytes=6400 elapsed_ms=560\n"
                 b"  \x00\xff\xfe junk\n"
@@ -63,7 +68,15 @@ class Garbage(unittest.TestCase):
         self.assertEqual([r.get("size") for r in recs], ["64", "128"])  # rest still parsed
         self.assertNotIn("kbps", recs[0].kv)
 
+    def test_payload_cut_by_end_of_log(self):
+        """A log ending inside a payload witness: verdict not checkable."""
+        data = (b"=== [S31] RX ===\n  payload-begin=p\nABCDEFGH")
+        log = parse_bytes(data)
+        self.assertEqual([p.verdict()[0] for p in log.payloads], ["not checkable"])
+        self.assertEqual(log.payloads[0].data, b"ABCDEFGH")
+
     def test_crlf_and_escapes(self):
+        """CR LF endings and ANSI escapes are removed."""
         data = (b"\x1b[1;32mboot\x1b[0m\r\n=== [S20] \x1b[33mLatency\x1b[0m ===\r\n"
                 b"  \x1b[0mdiag=s20-single-byte n=2 p50_ms=0.100 max_ms=0.200\r\r\n")
         log = parse_bytes(data)
@@ -72,6 +85,7 @@ class Garbage(unittest.TestCase):
         self.assertEqual(log.sections["S20"].title, "Latency")
 
     def test_random_mutations_never_raise(self):
+        """Randomly damaged logs never make parse or analyse raise."""
         data = bytearray(_reference_bytes())
         rng = random.Random(42)
         for _ in range(40):
@@ -83,6 +97,7 @@ class Garbage(unittest.TestCase):
             analyze(log)
 
     def test_report_of_odd_log_is_written(self):
+        """A half log with junk still gives a report."""
         data = _reference_bytes()
         log = parse_bytes(data[:len(data) // 2] + b"\x00\xff" * 50)
         with tempfile.TemporaryDirectory() as out:
@@ -94,6 +109,7 @@ class CliExit(unittest.TestCase):
     """Exit status of the command line tool."""
 
     def test_nothing_usable_exits_1(self):
+        """Exit 1 and no report when no log is usable."""
         with tempfile.TemporaryDirectory() as tmp:
             empty = os.path.join(tmp, "empty.log")
             junk = os.path.join(tmp, "junk.log")
@@ -107,6 +123,7 @@ class CliExit(unittest.TestCase):
             self.assertFalse(os.path.exists(os.path.join(tmp, "out", "report.md")))
 
     def test_one_usable_log_is_enough(self):
+        """One missing and one good log: exit 0 with a warning."""
         with tempfile.TemporaryDirectory() as tmp:
             res = _common.run_cli(os.path.join(tmp, "missing.log"),
                                   _common.starry("qemu_out.md"), "-o", tmp)
@@ -114,6 +131,7 @@ class CliExit(unittest.TestCase):
             self.assertIn("cannot read file", res.stderr)
 
     def test_usage_errors_exit_2(self):
+        """Usage errors exit with status 2."""
         with tempfile.TemporaryDirectory() as tmp:
             log = _common.starry("qemu_out.md")
             cases = [[log], ["-o", tmp], [log, "-o", tmp, "--baseline", "9"],
@@ -125,6 +143,7 @@ class CliExit(unittest.TestCase):
                 self.assertEqual(res.returncode, 2, (args, res.stderr))
 
     def test_help(self):
+        """--help explains options, exit status and conversions."""
         res = _common.run_cli("--help")
         self.assertEqual(res.returncode, 0)
         for word in ("--baseline", "--label", "exit status", "11.52", "115384.6", "nearest rank"):

@@ -1,0 +1,81 @@
+/* The UART driver backend behind /dev/console. Exactly one backend is
+ * linked into an image (BACKEND=async or console); the POSIX layer
+ * (src/io) calls these functions and nothing else of the driver.
+ *
+ * Event order (async): uart_be_write() copies into the TX ring and
+ * returns; the THRE interrupt refills the FIFO; when ring and FIFO are
+ * empty the drain waiters are woken; uart_be_drain() then waits on the
+ * timer until the last stop bit is due and confirms LSR.TEMT. The console
+ * backend does all of that synchronously, polling. */
+#ifndef UART_BACKEND_H
+#define UART_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* TX counters: the 16 of the StarryOS benchmark (same names, same
+ * meaning where the architecture has the concept, 0 otherwise) and ours. */
+struct uart_counters {
+    uint64_t user_calls;        /* write calls into the backend */
+    uint64_t user_req;          /* bytes requested by them */
+    uint64_t user_acc;          /* bytes accepted */
+    uint64_t ring_pop_calls;    /* TX ring reads by the refill path */
+    uint64_t ring_pop_bytes;
+    uint64_t hw_send_calls;     /* FIFO refills */
+    uint64_t hw_send_bytes;     /* bytes stored into THR */
+    uint64_t hw_send_zero;      /* refills that found no FIFO room */
+    uint64_t hw_send_max_chunk; /* largest refill */
+    uint64_t no_progress_budget;/* (StarryOS copier retries: always 0) */
+    uint64_t slow_poll_exh;     /* (always 0: nothing polls) */
+    uint64_t yield_exh;         /* (always 0) */
+    uint64_t ring_empty;        /* 1 when the TX ring is empty (snapshot) */
+    uint64_t copier_active;     /* 1 while THRE interrupts are enabled */
+    uint64_t staged_bytes;      /* bytes in the TX ring (snapshot) */
+    uint64_t transmitter_empty; /* LSR.TEMT at snapshot time */
+    uint64_t tx_irqs;           /* THRE interrupts handled */
+    uint64_t rx_irqs;           /* RX data / timeout interrupts handled */
+    uint64_t rx_bytes;          /* bytes moved into the RX ring */
+    uint64_t rx_dropped;        /* bytes lost because the RX ring was full */
+    uint64_t rx_overruns;       /* LSR.OE seen */
+    uint64_t rx_framing;        /* LSR.FE seen */
+    uint64_t rx_parity;         /* LSR.PE seen */
+    uint64_t rx_breaks;         /* LSR.BI seen */
+    uint64_t busy_detect;       /* DW busy-detect interrupts (IIR=0x7) */
+    uint64_t spurious_irqs;     /* IIR without a pending cause */
+    uint64_t writer_blocks;     /* writers that waited for ring space */
+    uint64_t drain_calls;
+    uint64_t drain_timer_waits; /* timer sleeps for the last stop bit */
+    uint64_t drain_timeouts;
+};
+
+#include "uart_16550.h"
+
+/* Boot, task context, interrupts enabled, after uart_hw_init(c): rings,
+ * interrupt handler on PLIC source irq, receive interrupts. */
+int uart_be_init(const struct uart_cfg *c, uint32_t irq);
+/* Task: queue up to n bytes. Blocking: waits for ring space until all n
+ * are taken. Non-blocking: takes what fits, -EAGAIN if nothing fits. */
+ssize_t uart_be_write(const void *buf, size_t n, bool nonblock);
+/* Task: read up to n received bytes; -EAGAIN when none and non-blocking;
+ * blocking waits for at least one byte. */
+ssize_t uart_be_read(void *buf, size_t n, bool nonblock);
+/* Task: wait until every queued byte has left the wire (TEMT);
+ * 0 or -ETIMEDOUT. */
+int uart_be_drain(void);
+/* Task: bytes waiting in the RX path (FIONREAD) / TX path (TIOCOUTQ). */
+size_t uart_be_rx_available(void);
+size_t uart_be_tx_pending(void);
+/* Task: snapshot / reset the counters; -ENOTTY on the console backend. */
+int uart_be_counters(struct uart_counters *out);
+int uart_be_counters_reset(void);
+/* Task: UART internal loopback (MCR.LOOP) on or off, for RX tests. */
+int uart_be_set_loopback(bool on);
+/* Any context, even a panic with interrupts masked: push everything
+ * still queued out through the polled path. */
+void uart_be_flush_polled(void);
+/* Any context: the backend's name ("async" or "console"). */
+extern const char uart_be_name[];
+
+#endif

@@ -1,0 +1,302 @@
+/* Async backend: TX/RX rings, THRE-interrupt refill, wakers for writers,
+ * readers and drainers. No path spins on a register: a writer that finds
+ * the ring full, a reader with nothing to read and a drainer all block. */
+#include <errno.h>
+#include "clock.h"
+#include "csr.h"
+#include "plic.h"
+#include "ring.h"
+#include "timer.h"
+#include "uart_backend.h"
+#include "uart_tx.h"
+
+#ifndef UART_TX_RING_SIZE
+#define UART_TX_RING_SIZE (64U * 1024U)     /* as the original driver */
+#endif
+#ifndef UART_RX_RING_SIZE
+#define UART_RX_RING_SIZE (16U * 1024U)
+#endif
+#define UART_ISR_MAX_ROUNDS   8   /* IIR causes served per interrupt */
+#define UART_DRAIN_TEMT_TRIES 4   /* char-time sleeps waiting for TEMT */
+#define UART_DRAIN_MARGIN_NS  10000000ULL
+
+const char uart_be_name[] = "async";
+
+static const struct uart_cfg *cfg;
+static struct ring tx, rx;
+static uint8_t tx_store[UART_TX_RING_SIZE], rx_store[UART_RX_RING_SIZE];
+static struct waker tx_space_waiter, drain_waiter, rx_waiter;
+static volatile bool thre_on;         /* THRE interrupt enabled: TX busy */
+static volatile uint64_t fifo_empty_ns; /* when THRE last saw ring+FIFO empty */
+static uint32_t ier;
+static uint64_t char_ns;
+static struct uart_counters ctr;
+
+/* Interrupts masked: move ring bytes into the FIFO, as many as it has
+ * room for (never more: a DW FIFO may be partly full). Returns bytes sent. */
+static unsigned tx_refill(void)
+{
+    unsigned room = uart_tx_room(cfg), sent = 0;
+
+    ctr.hw_send_calls++;
+    if (!room) {
+        ctr.hw_send_zero++;
+        return 0;
+    }
+    while (sent < room) {
+        const uint8_t *p;
+        uint32_t k = ring_read_slice(&tx, &p);
+        if (!k)
+            break;
+        if (k > room - sent)
+            k = room - sent;
+        for (uint32_t i = 0; i < k; i++)
+            uart_write(cfg, UART_THR, p[i]);
+        ring_consume(&tx, k);
+        ctr.ring_pop_calls++;
+        sent += k;
+    }
+    ctr.ring_pop_bytes += sent;
+    ctr.hw_send_bytes += sent;
+    if (sent > ctr.hw_send_max_chunk)
+        ctr.hw_send_max_chunk = sent;
+    return sent;
+}
+
+/* Interrupts masked: set or clear bits of IER. */
+static void ier_update(uint32_t set, uint32_t clear)
+{
+    ier = (ier | set) & ~clear;
+    uart_write(cfg, UART_IER, ier);
+}
+
+/* THRE interrupt: refill; with ring and FIFO empty, stop TX interrupts
+ * and wake the drainer. Writers waiting for ring space are woken. */
+static void tx_irq(void)
+{
+    ctr.tx_irqs++;
+    if (tx_refill() == 0 && ring_used(&tx) == 0) {
+        ier_update(0, UART_IER_THRI);
+        thre_on = false;
+        fifo_empty_ns = clock_now_ns();
+        waker_wake(&drain_waiter);
+    }
+    waker_wake(&tx_space_waiter);
+}
+
+/* RX interrupt: move every received byte into the RX ring, counting
+ * line errors and bytes dropped because the ring was full. */
+static void rx_irq(uint32_t iir)
+{
+    unsigned n = 0;
+    uint32_t lsr;
+
+    ctr.rx_irqs++;
+    for (;;) {
+        lsr = uart_read(cfg, UART_LSR);       /* reading clears the error bits */
+        ctr.rx_overruns += !!(lsr & UART_LSR_OE);
+        ctr.rx_parity += !!(lsr & UART_LSR_PE);
+        ctr.rx_framing += !!(lsr & UART_LSR_FE);
+        ctr.rx_breaks += !!(lsr & UART_LSR_BI);
+        if (!(lsr & UART_LSR_DR) || n == 4U * cfg->fifo_depth)
+            break;
+        uint8_t b = (uint8_t)uart_read(cfg, UART_RBR);
+        if (ring_push(&rx, &b, 1))
+            ctr.rx_bytes++;
+        else
+            ctr.rx_dropped++;
+        n++;
+    }
+    if (n == 0 && iir == UART_IIR_RX_TIMEOUT)
+        (void)uart_read(cfg, UART_RBR);   /* DW: timeout without data */
+    waker_wake(&rx_waiter);
+}
+
+/* UART interrupt (PLIC), interrupts masked: serve IIR causes in order. */
+static void uart_isr(void *arg)
+{
+    (void)arg;
+    for (int round = 0; round < UART_ISR_MAX_ROUNDS; round++) {
+        uint32_t iir = uart_read(cfg, UART_IIR) & UART_IIR_ID;
+        switch (iir) {
+        case UART_IIR_NO_INT:
+            if (round == 0) {
+                ctr.spurious_irqs++;      /* e.g. DW IIR=0xC1 at entry */
+                if (thre_on)
+                    tx_irq();             /* fills only the FIFO's room */
+            }
+            return;
+        case UART_IIR_RLSI:
+        case UART_IIR_RDI:
+        case UART_IIR_RX_TIMEOUT:
+            rx_irq(iir);
+            break;
+        case UART_IIR_THRI:
+            tx_irq();
+            break;
+        case UART_IIR_BUSY:
+            ctr.busy_detect++;
+            (void)uart_read(cfg, UART_DW_USR);   /* clears busy detect */
+            break;
+        default:
+            (void)uart_read(cfg, UART_MSR);      /* modem status */
+            break;
+        }
+    }
+}
+
+/* Boot task, after uart_hw_init(c). */
+int uart_be_init(const struct uart_cfg *c, uint32_t irq)
+{
+    cfg = c;
+    char_ns = uart_char_ns(c);
+    ring_init(&tx, tx_store, sizeof tx_store);
+    ring_init(&rx, rx_store, sizeof rx_store);
+    unsigned long f = irq_save();
+    ier_update(UART_IER_RDI | UART_IER_RLSI, 0);
+    irq_restore(f);
+    return irq_register(irq, uart_isr, 0);
+}
+
+/* Task: when TX is idle, load the FIFO now and enable THRE; the
+ * interrupt does the rest. */
+static void tx_kick(void)
+{
+    unsigned long f = irq_save();
+    if (!thre_on && ring_used(&tx)) {
+        tx_refill();
+        thre_on = true;
+        ier_update(UART_IER_THRI, 0);
+    }
+    irq_restore(f);
+}
+
+/* Task: block until cond() holds or the waker fires; irq-masked check. */
+static void wait_for(struct waker *w, bool (*cond)(void))
+{
+    unsigned long f = irq_save();
+    *w = waker_current();
+    if (!cond())
+        sched_block();
+    w->task = 0;
+    irq_restore(f);
+}
+
+static bool tx_has_space(void) { return ring_free(&tx) != 0; }
+static bool rx_has_data(void) { return ring_used(&rx) != 0; }
+static bool tx_idle(void) { return !thre_on; }
+
+/* Task. */
+ssize_t uart_be_write(const void *buf, size_t n, bool nonblock)
+{
+    const uint8_t *p = buf;
+    size_t done = 0;
+
+    ctr.user_calls++;
+    ctr.user_req += n;
+    for (;;) {
+        done += ring_push(&tx, p + done, (uint32_t)(n - done));
+        tx_kick();
+        if (done == n || nonblock)
+            break;
+        ctr.writer_blocks++;
+        wait_for(&tx_space_waiter, tx_has_space);
+    }
+    ctr.user_acc += done;
+    return done || n == 0 ? (ssize_t)done : -EAGAIN;
+}
+
+/* Task. */
+ssize_t uart_be_read(void *buf, size_t n, bool nonblock)
+{
+    for (;;) {
+        uint32_t k = ring_pop(&rx, buf, (uint32_t)n);
+        if (k || n == 0)
+            return k;
+        if (nonblock)
+            return -EAGAIN;
+        wait_for(&rx_waiter, rx_has_data);
+    }
+}
+
+/* Task: wait for ring and FIFO to empty (woken by THRE), then for the
+ * shifter: sleep until the last stop bit is due, confirm LSR.TEMT. */
+int uart_be_drain(void)
+{
+    uint64_t deadline = clock_now_ns() + UART_DRAIN_MARGIN_NS +
+                        2 * char_ns * (ring_used(&tx) + cfg->fifo_depth + 1U);
+
+    ctr.drain_calls++;
+    while (thre_on || ring_used(&tx)) {
+        unsigned long f = irq_save();
+        drain_waiter = waker_current();
+        int rc = tx_idle() ? 0 : sched_block_until(deadline);
+        drain_waiter.task = 0;
+        irq_restore(f);
+        if (rc == -ETIMEDOUT) {
+            ctr.drain_timeouts++;
+            return -ETIMEDOUT;
+        }
+    }
+    for (int t = 0; !(uart_read(cfg, UART_LSR) & UART_LSR_TEMT); t++) {
+        if (t == UART_DRAIN_TEMT_TRIES) {
+            ctr.drain_timeouts++;
+            return -ETIMEDOUT;
+        }
+        ctr.drain_timer_waits++;
+        uint64_t due = fifo_empty_ns + (uint64_t)(t + 1) * char_ns;
+        sleep_until(due > clock_now_ns() ? due : clock_now_ns() + char_ns);
+    }
+    return 0;
+}
+
+/* Task. */
+size_t uart_be_rx_available(void) { return ring_used(&rx); }
+
+/* Task: bytes in the ring plus, while TX runs, up to a FIFO's worth. */
+size_t uart_be_tx_pending(void)
+{
+    return ring_used(&tx) + (thre_on ? cfg->fifo_depth : 0);
+}
+
+/* Task. */
+int uart_be_counters(struct uart_counters *out)
+{
+    unsigned long f = irq_save();
+    *out = ctr;
+    out->ring_empty = ring_used(&tx) == 0;
+    out->copier_active = thre_on;
+    out->staged_bytes = ring_used(&tx);
+    out->transmitter_empty = !!(uart_read(cfg, UART_LSR) & UART_LSR_TEMT);
+    irq_restore(f);
+    return 0;
+}
+
+/* Task. */
+int uart_be_counters_reset(void)
+{
+    unsigned long f = irq_save();
+    ctr = (struct uart_counters){ 0 };
+    irq_restore(f);
+    return 0;
+}
+
+/* Task. */
+int uart_be_set_loopback(bool on)
+{
+    uint32_t mcr = uart_read(cfg, UART_MCR);
+    uart_write(cfg, UART_MCR, on ? mcr | UART_MCR_LOOP : mcr & ~UART_MCR_LOOP);
+    return 0;
+}
+
+/* Any context: polled flush of the TX ring (exit, panic). */
+void uart_be_flush_polled(void)
+{
+    uint8_t b;
+    if (!cfg)
+        return;
+    unsigned long f = irq_save();
+    while (ring_pop(&tx, &b, 1))
+        uart_putc_polled(cfg, (char)b);
+    irq_restore(f);
+}
