@@ -5,6 +5,7 @@
 #include "csr.h"
 #include "kernel.h"
 #include "version.h"
+#include "wire_model.h"
 
 /* Boot task. */
 enum bench_status s00_manifest(void)
@@ -27,6 +28,12 @@ enum bench_status s00_manifest(void)
            (unsigned long)u->baud, (unsigned long)u->clock_hz,
            (unsigned long)uart_divisor(u), (unsigned long long)(real / 1000),
            (unsigned long long)(real % 1000));
+    struct wire_stats w;
+    wire_model_stats(&w);
+    if (w.baud)
+        printf("  wire_model=%llu/%llu\n", (unsigned long long)w.baud, (unsigned long long)w.fifo);
+    else
+        printf("  wire_model=off\n");
     if (!bootarg("qemu_mode", mode, sizeof mode))
         snprintf(mode, sizeof mode, "%s", board.test_device ? "unknown" : "none");
     printf("  qemu_mode=%s\n", mode);

@@ -10,6 +10,7 @@
 #include "timer.h"
 #include "trap.h"
 #include "uart_backend.h"
+#include "wire_model.h"
 
 extern uint64_t __stack_bottom[];
 void fault_inject_from_bootargs(void);
@@ -28,6 +29,7 @@ void kmain(unsigned long hartid, const void *fdt)
     cpu_acct_init();
     timer_init();
     plic_init();
+    wire_model_init(&board.uart, board.uart_irq);
     irq_enable();
     if (uart_be_init(&board.uart, board.uart_irq))
         panic("UART backend %s failed to start", uart_be_name);

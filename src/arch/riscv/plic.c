@@ -47,6 +47,19 @@ int irq_register(uint32_t irq, irq_handler_t fn, void *arg)
     return 0;
 }
 
+/* Interrupts masked (PLIC claim, or a device model raising an
+ * interrupt in software): run the handler registered for irq. */
+int plic_dispatch(uint32_t irq)
+{
+    for (unsigned i = 0; i < nslots; i++) {
+        if (slots[i].irq == irq) {
+            slots[i].fn(slots[i].arg);
+            return 0;
+        }
+    }
+    return -ENOENT;
+}
+
 /* External interrupt, interrupts masked. */
 void plic_isr(void)
 {
@@ -54,12 +67,8 @@ void plic_isr(void)
     uint32_t irq;
 
     while ((irq = mmio_read32(claim)) != 0) {
-        unsigned i;
-        for (i = 0; i < nslots && slots[i].irq != irq; i++)
-            ;
-        if (i == nslots)
+        if (plic_dispatch(irq))
             panic("PLIC: interrupt %lu has no handler", (unsigned long)irq);
-        slots[i].fn(slots[i].arg);
         mmio_write32(claim, irq);
     }
 }

@@ -6,29 +6,42 @@
 #ifdef HOST_TEST
 #include "fake_mmio.h"
 #endif
+#if WIRE_BAUD
+#include "wire_model.h"
+#endif
 
 /* Bounded wait for DW USR.BUSY to clear before an LCR write. */
 #define UART_DW_BUSY_RETRIES 100000U
 /* LCR write attempts on a DW UART before giving up. */
 #define UART_LCR_WRITE_TRIES 8U
 
-/* Any context: read register r. */
+/* Any context: read register r (through the wire model when built in). */
 uint32_t uart_read(const struct uart_cfg *c, enum uart_reg r)
 {
     uintptr_t a = c->base + ((uintptr_t)r << c->reg_shift);
+    uint32_t v;
 #ifdef HOST_TEST
-    return fake_mmio_read(a, c->io_width);
+    v = fake_mmio_read(a, c->io_width);
 #else
     if (c->io_width == 4)
-        return *(volatile uint32_t *)a;
-    return *(volatile uint8_t *)a;
+        v = *(volatile uint32_t *)a;
+    else
+        v = *(volatile uint8_t *)a;
 #endif
+#if WIRE_BAUD
+    v = wire_read(c, r, v);
+#endif
+    return v;
 }
 
-/* Any context: write register r. */
+/* Any context: write register r (through the wire model when built in). */
 void uart_write(const struct uart_cfg *c, enum uart_reg r, uint32_t v)
 {
     uintptr_t a = c->base + ((uintptr_t)r << c->reg_shift);
+#if WIRE_BAUD
+    if (!wire_write(c, r, &v))
+        return;
+#endif
 #ifdef HOST_TEST
     fake_mmio_write(a, c->io_width, v);
 #else
