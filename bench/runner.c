@@ -1,39 +1,162 @@
-/* Section runner: the table of sections, one status line per section and
- * the closing summary. */
+/* Section runner: the table of sections, each run in its own task under a
+ * deadline derived from its line time, one status line per section, and
+ * the closing summary. A section that overruns is marked TIMEOUT: if it
+ * is blocked it is killed; if it spins, the watchdog interrupt redirects
+ * it to task_exit(). The run goes on either way. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include "bench.h"
+#include "board_info.h"
 #include "clock.h"
+#include "kernel.h"
+#include "posix_io.h"
+#include "scheduler.h"
+#include "timer.h"
+#include "trap.h"
+#include "wire_model.h"
 
+#define SECTION_STACK_WORDS 2048        /* 16 KiB per section task */
+#define DEADLINE_SLACK_MS   5000ULL
+#define NS_PER_MS           1000000ULL
+
+/* Section table: order, wire bytes at full scale, non-wire time. */
 static const struct bench_section sections[] = {
-    { "S00", "Benchmark Manifest", s00_manifest },
-    { "S06", "Kernel Primitives", s06_kernel },
+    { "S00", "Benchmark Manifest", s00_manifest, 0, 0 },
+    { "S05", "Ring Buffer and Driver Internals at Boot", s05_internals, 4096, 2000 },
+    { "S06", "Kernel Primitives", s06_kernel, 0, 2000 },
+    { "S10", "TX Throughput Baseline (write + tcdrain each iteration)", s10_throughput, 134400, 0 },
+    { "S11", "TX Enqueue Cost (write loop, final drain outside timing)", s11_enqueue, 134400, 0 },
+    { "S12", "TX Batch Drain (write N iterations, then tcdrain)", s12_batch, 134400, 0 },
+    { "S13", "TX writev Fragments (fragment aggregation witness)", s13_writev, 25600, 0 },
+    { "S14", "TX Small Packet Break-even (64/128/256 drain-each)", s14_break_even, 44800, 0 },
+    { "S20", "TX Latency (single byte + tcdrain)", s20_latency, 100, 0 },
+    { "S21", "TX Latency FIFO Boundary Matrix", s21_fifo_matrix, 24200, 0 },
+    { "S30", "RX Empty Non-blocking Read (FIONBIO)", s30_nonblock, 0, 0 },
+    { "S31", "RX Fixed Payload Witness", s31_rx_fixed, 4096, 0 },
+    { "S41", "TX CPU Work (instret: write start -> final TEMT drain, 5 rounds)", s41_cpu_work, 672000, 0 },
+    { "S42", "TX Compute Overlap (64B x 100, fixed window, 5 sample rounds)", s42_overlap, 38400, 7000 },
+    { "S43", "Timer Wakeup Overshoot (5 idle groups + 5 loaded groups)", s43_timer, 20480, 3000 },
+    { "S40", "TX Counter Proxy Summary", s40_counters, 0, 0 },
 };
+#define NSECTIONS (sizeof sections / sizeof sections[0])
 
 static const char *const status_names[] = {
     [BENCH_PASS] = "PASS", [BENCH_FAIL] = "FAIL",
     [BENCH_TIMEOUT] = "TIMEOUT", [BENCH_SKIPPED] = "SKIPPED",
 };
 
+struct section_run {
+    const struct bench_section *s;
+    struct task task;
+    struct waker runner;
+    struct timer watchdog;
+    volatile bool done;
+    enum bench_status status;
+};
+
+static uint64_t stacks[NSECTIONS][SECTION_STACK_WORDS];
+static struct section_run *running;
+
+/* Section task body. */
+static void section_main(void *arg)
+{
+    struct section_run *r = arg;
+    r->status = r->s->run();
+    console_flush();
+    r->done = true;
+    waker_wake(&r->runner);
+}
+
+/* Timer ISR, the section overran: a spinning section task is sent to
+ * task_exit() when the interrupt returns. */
+static void watchdog_fire(struct timer *t)
+{
+    struct trap_frame *f = trap_interrupted_frame();
+    (void)t;
+    if (running && f && sched_current() == &running->task)
+        f->epc = (uint64_t)task_exit;
+}
+
+/* Main task: the section's deadline from its share of line time. */
+static uint64_t section_deadline_ns(const struct bench_section *s)
+{
+    uint64_t wire = s->wire_bytes;
+    if (bench.quick)
+        wire = wire / 10 + 1;
+    return 3 * bench_line_ns(wire) + (s->extra_ms + DEADLINE_SLACK_MS) * NS_PER_MS;
+}
+
+/* Main task: run one section to completion or deadline. */
+static enum bench_status run_section(unsigned i)
+{
+    static struct section_run r;
+    const struct bench_section *s = &sections[i];
+    uint64_t t0 = clock_now_ns(), deadline = t0 + section_deadline_ns(s);
+
+    r = (struct section_run){ .s = s, .runner = waker_current() };
+    r.watchdog.fire = watchdog_fire;
+    running = &r;
+    task_spawn(&r.task, s->id, section_main, &r, stacks[i], SECTION_STACK_WORDS);
+    timer_arm(&r.watchdog, deadline, waker_current());
+    while (!r.done && clock_now_ns() < deadline)
+        sched_block_until(deadline);
+    timer_cancel(&r.watchdog);
+    running = 0;
+    if (!r.done) {
+        task_kill(&r.task);
+        console_flush();
+        printf("\n  section=%s timeout_ms=%llu\n", s->id,
+               (unsigned long long)((deadline - t0) / NS_PER_MS));
+        return BENCH_TIMEOUT;
+    }
+    return r.status;
+}
+
+/* Main task: the line the sections measure against. */
+static void bench_env_init(void)
+{
+    struct wire_stats w;
+    wire_model_stats(&w);
+    bench.fd = open("/dev/console", O_RDWR);
+    bench.baud_milli = w.baud ? w.baud * 1000 : uart_real_baud_milli(&board.uart);
+    bench.char_ns = bench_line_ns(1);
+#if BENCH_QUICK
+    bench.quick = true;
+#endif
+    bench.iters = bench.quick ? 10 : 100;
+    bench.rounds = bench.quick ? 2 : 5;
+    bench.groups = bench.quick ? 1 : 5;
+    bench.samples = bench.quick ? 10 : 50;
+    struct uart_counters c;
+    bench.async = uart_be_counters(&c) == 0;
+}
+
 /* Boot task. */
 int bench_run_all(void)
 {
-    const unsigned n = sizeof sections / sizeof sections[0];
     unsigned passed = 0, failed = 0;
 
-    for (unsigned i = 0; i < n; i++) {
+    bench_env_init();
+    for (unsigned i = 0; i < NSECTIONS; i++) {
         const struct bench_section *s = &sections[i];
         printf("=== [%s] %s ===\n", s->id, s->title);
+        uint64_t d0 = clock_now_ns();
+        console_flush();
+        int drc = tcdrain(bench.fd);
+        printf("  diag=%s pre_section_stdout_drain_ms=%llu drain_errors=%d last_errno=%d\n",
+               s->id, (unsigned long long)((clock_now_ns() - d0) / NS_PER_MS), drc ? 1 : 0,
+               drc ? errno : 0);
         uint64_t t0 = clock_now_ns();
-        enum bench_status st = s->run();
+        enum bench_status st = run_section(i);
         uint64_t dt = clock_now_ns() - t0;
-        printf("  section=%s status=%s elapsed_ms=%llu.%03llu\n\n", s->id,
-               status_names[st], (unsigned long long)(dt / 1000000),
-               (unsigned long long)(dt / 1000 % 1000));
+        printf("  section=%s status=%s elapsed_ms=%llu.%03llu\n\n", s->id, status_names[st],
+               (unsigned long long)(dt / NS_PER_MS), (unsigned long long)(dt / 1000 % 1000));
         if (st == BENCH_FAIL || st == BENCH_TIMEOUT)
             failed++;
         else
             passed++;
     }
-    printf("Done. sections=%u passed=%u failed=%u\n", n, passed, failed);
+    printf("Done. sections=%u passed=%u failed=%u\n", (unsigned)NSECTIONS, passed, failed);
     return (int)failed;
 }

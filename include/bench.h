@@ -1,29 +1,87 @@
 /* Benchmark sections: each prints `=== [Sxx] Title ===` and key=value
- * lines, and returns its status. */
+ * lines with the StarryOS benchmark's field names (docs/log-format.md),
+ * and returns its status. Sections run one at a time, each in its own
+ * task, under a deadline derived from its line time. */
 #ifndef BENCH_H
 #define BENCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 enum bench_status { BENCH_PASS, BENCH_FAIL, BENCH_TIMEOUT, BENCH_SKIPPED };
 
 struct bench_section {
-    const char *id;                 /* "S00" */
+    const char *id;                 /* "S10" */
     const char *title;
     enum bench_status (*run)(void);
+    uint32_t wire_bytes;            /* bytes sent at full scale (deadline) */
+    uint32_t extra_ms;              /* time that is not line time (deadline) */
 };
+
+/* What every section needs to know about the run (filled by the runner). */
+struct bench_env {
+    int fd;                   /* /dev/console, O_RDWR, blocking */
+    uint64_t baud_milli;      /* line baud in milli-baud (model or real) */
+    uint64_t char_ns;         /* one 10-bit character on that line */
+    unsigned iters;           /* per-size iterations: 100 (quick: 10) */
+    unsigned rounds;          /* S41/S42 rounds: 5 (quick: 2) */
+    unsigned groups;          /* S43 groups per phase: 5 (quick: 1) */
+    unsigned samples;         /* S43 samples per group: 50 (quick: 10) */
+    bool quick;
+    bool async;               /* backend has TX counters and a queue */
+};
+
+extern struct bench_env bench;
 
 /* Boot task: run every section in order, print the summary line, return
  * the number of failed sections (the exit status). */
 int bench_run_all(void);
 
+/* Section task: line time of n bytes in ns. */
+uint64_t bench_line_ns(uint64_t bytes);
+/* Section task: write all n bytes (retrying short writes, counted). */
+int bench_write_full(const void *buf, size_t n, uint32_t *short_writes);
+/* Section task: tcdrain, counting calls and errors. */
+struct bench_drain { uint32_t calls, errors; int last_errno; };
+int bench_drain(struct bench_drain *d);
+/* Section task: payload witness: begin marker line; end marker with the
+ * byte count and CRC-32 of what was written in between. */
+void bench_payload_begin(const char *tag);
+void bench_payload_end(const char *tag, uint64_t bytes, uint32_t crc);
+/* Section task: a pattern payload of n bytes (n <= BENCH_PAYLOAD_MAX). */
+#define BENCH_PAYLOAD_MAX 4096
+const uint8_t *bench_payload(size_t n, uint32_t seed);
+
 /* Section task: raw samples lines (`samples tag= unit= first= values=`). */
 void bench_print_samples(const char *tag, const char *unit, const uint64_t *v, size_t n);
 /* Section task: raw samples plus a nearest-rank summary; sorts v. */
 void bench_print_dist(const char *tag, const char *unit, uint64_t *v, size_t n);
+/* Section task: the original's latency line for ns samples of one size
+ * (`diag=<tag> n= avg_ms= p50_ms= ... max_p50_ratio=` plus exact ns and
+ * character-time fields), after the raw samples. Sorts v. */
+void bench_print_latency(const char *tag, uint64_t *v, size_t n, uint64_t line_ns);
+/* Section task: the TX counters as ` name=value` tokens and a newline. */
+struct uart_counters;
+void bench_print_counter_fields(const struct uart_counters *c);
+/* Section task: `x.yyy` of a milli-unit value into buf. */
+const char *bench_milli(char *buf, size_t n, uint64_t milli);
 
 enum bench_status s00_manifest(void);
+enum bench_status s05_internals(void);
 enum bench_status s06_kernel(void);
+enum bench_status s10_throughput(void);
+enum bench_status s11_enqueue(void);
+enum bench_status s12_batch(void);
+enum bench_status s13_writev(void);
+enum bench_status s14_break_even(void);
+enum bench_status s20_latency(void);
+enum bench_status s21_fifo_matrix(void);
+enum bench_status s30_nonblock(void);
+enum bench_status s31_rx_fixed(void);
+enum bench_status s40_counters(void);
+enum bench_status s41_cpu_work(void);
+enum bench_status s42_overlap(void);
+enum bench_status s43_timer(void);
 
 #endif

@@ -4,6 +4,68 @@
 #ifndef CSR_H
 #define CSR_H
 
+#if defined(HOST_TEST) && !defined(__ASSEMBLER__)
+/* Host unit tests (x86-64): no CSRs and no privilege. The generic CSR
+ * names are fields of host_csr and the interrupt-enable bit is a plain
+ * flag; tests/host/fake_kernel.c defines host_csr and host_irq_enabled(),
+ * which takes a pending fake interrupt when interrupts get unmasked. Only
+ * the CSR_X* names work with the csr_* macros here. */
+#include <stdint.h>
+
+struct host_csr {
+    unsigned long xstatus, xie, xip, xtvec, xepc, xcause, xtval, xscratch;
+    uint64_t time, cycle, instret;
+};
+extern struct host_csr host_csr;
+void host_irq_enabled(void);
+
+#define CSR_XSTATUS   host_csr.xstatus
+#define CSR_XIE       host_csr.xie
+#define CSR_XIP       host_csr.xip
+#define CSR_XTVEC     host_csr.xtvec
+#define CSR_XEPC      host_csr.xepc
+#define CSR_XCAUSE    host_csr.xcause
+#define CSR_XTVAL     host_csr.xtval
+#define CSR_XSCRATCH  host_csr.xscratch
+#define XSTATUS_XIE   (1 << 3)
+#define XSTATUS_XPIE  (1 << 7)
+#define XSTATUS_XPP   (3 << 11)
+#define IRQ_XSOFT     3
+#define IRQ_XTIMER    7
+#define IRQ_XEXT      11
+#define PRIV_NAME     "host"
+#define CAUSE_INTERRUPT_BIT  (1UL << 63)
+
+#define csr_read(csr) ((unsigned long)(csr))
+#define csr_write(csr, val) ((void)((csr) = (unsigned long)(val)))
+#define csr_set(csr, bits) ((void)((csr) |= (unsigned long)(bits)))
+#define csr_clear(csr, bits) ((void)((csr) &= ~(unsigned long)(bits)))
+#define csr_read_clear(csr, bits) ({ unsigned long csr_v_ = (csr); \
+    (csr) = csr_v_ & ~(unsigned long)(bits); csr_v_; })
+
+static inline unsigned long irq_save(void)
+{
+    return csr_read_clear(CSR_XSTATUS, XSTATUS_XIE) & XSTATUS_XIE;
+}
+
+static inline void irq_enable(void)
+{
+    csr_set(CSR_XSTATUS, XSTATUS_XIE);
+    host_irq_enabled();
+}
+
+static inline void irq_restore(unsigned long flags)
+{
+    if (flags)
+        irq_enable();
+}
+
+static inline uint64_t rdtime(void) { return host_csr.time; }
+static inline uint64_t rdcycle(void) { return host_csr.cycle; }
+static inline uint64_t rdinstret(void) { return host_csr.instret; }
+
+#else /* target */
+
 #if PRIV_M
 #define CSR_XSTATUS   mstatus
 #define CSR_XIE       mie
@@ -101,5 +163,7 @@ static inline uint64_t rdinstret(void)
     return v;
 }
 #endif /* !__ASSEMBLER__ */
+
+#endif /* HOST_TEST */
 
 #endif

@@ -36,6 +36,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -167,5 +168,11 @@ int POSIX_NAME(clock_nanosleep)(clockid_t clock_id, int flags,
 void posix_io_init(void);
 /* Any task: copy of the statistics. */
 void posix_io_get_stats(struct posix_io_stats *out);
+
+/* Internal to src/io (posix.c <-> posix_tty.c), not for callers. */
+bool posix_fd_valid(int fd);
+void posix_fd_set_nonblock(int fd, bool on);
+void posix_files_init(void);
+bool posix_tty_onlcr(void);
 
 #endif

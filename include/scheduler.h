@@ -57,6 +57,8 @@ void sched_yield(void);
 /* Any task: stop running until a waker fires (returns at once if one
  * already fired since the task last ran). */
 void sched_block(void);
+/* Any task: end another task that is not running (blocked or ready). */
+void task_kill(struct task *t);
 /* Any task: end the current task. */
 _Noreturn void task_exit(void);
 

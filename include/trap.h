@@ -26,6 +26,10 @@ _Static_assert(sizeof(struct trap_frame) == TRAP_FRAME_SIZE, "trap frame layout"
 /* Trap entry (interrupts masked by hardware): route to the handlers. */
 void trap_dispatch(struct trap_frame *f);
 
+/* Interrupt handlers: the interrupted context's frame (NULL elsewhere);
+ * a handler may redirect its epc. */
+struct trap_frame *trap_interrupted_frame(void);
+
 /* Boot, task context: install the trap vector. */
 void trap_init(void);
 #endif

@@ -6,6 +6,7 @@
 #include "csr.h"
 #include "kernel.h"
 #include "plic.h"
+#include "posix_io.h"
 #include "scheduler.h"
 #include "timer.h"
 #include "trap.h"
@@ -33,6 +34,7 @@ void kmain(unsigned long hartid, const void *fdt)
     irq_enable();
     if (uart_be_init(&board.uart, board.uart_irq))
         panic("UART backend %s failed to start", uart_be_name);
+    posix_io_init();
     stdio_use_backend();
     fault_inject_from_bootargs();
     selftest_from_bootargs();

@@ -159,6 +159,16 @@ void task_exit(void)
     panic("finished task %s resumed", current->name);
 }
 
+/* Any task: end t, which is not the running task; later wakes of it
+ * are ignored and a queued entry is skipped. */
+void task_kill(struct task *t)
+{
+    unsigned long f = irq_save();
+    if (t != current)
+        t->state = TASK_DONE;
+    irq_restore(f);
+}
+
 /* Any context (task or ISR). */
 void waker_wake(const struct waker *w)
 {

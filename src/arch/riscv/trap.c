@@ -10,6 +10,14 @@
 
 void trap_entry(void);
 
+static struct trap_frame *irq_frame;   /* frame of the interrupt being handled */
+
+/* Interrupt handlers: the interrupted context's frame (NULL elsewhere). */
+struct trap_frame *trap_interrupted_frame(void)
+{
+    return irq_frame;
+}
+
 /* Boot: direct-mode vector for every trap. */
 void trap_init(void)
 {
@@ -22,6 +30,7 @@ void trap_dispatch(struct trap_frame *f)
     if (!(f->cause & CAUSE_INTERRUPT_BIT))
         panic_trap(f, "exception");
     struct cpu_acct *prev = cpu_acct_switch(&cpu_acct_isr);
+    irq_frame = f;
     switch (f->cause & ~CAUSE_INTERRUPT_BIT) {
     case IRQ_XTIMER:
         timer_isr();
@@ -32,5 +41,6 @@ void trap_dispatch(struct trap_frame *f)
     default:
         panic_trap(f, "unexpected interrupt");
     }
+    irq_frame = 0;
     cpu_acct_switch(prev);
 }

@@ -1,0 +1,56 @@
+/* TX loops shared by S10-S21. */
+#include <stdio.h>
+#include "clock.h"
+#include "crc32.h"
+#include "tx_common.h"
+
+/* Section task. */
+void tx_run_loop(struct tx_run *r, const char *tag, unsigned size, unsigned drain_every,
+                 uint32_t seed)
+{
+    const uint8_t *p = bench_payload(size, seed);
+
+    *r = (struct tx_run){ .size = size, .iters = bench.iters };
+    r->crc = crc32_update(0, p, 0);
+    bench_payload_begin(tag);
+    uint64_t start = clock_now_ns();
+    for (unsigned i = 0; i < r->iters; i++) {
+        uint64_t t0 = clock_now_ns();
+        bench_write_full(p, size, &r->short_writes);
+        if (drain_every && (i + 1) % drain_every == 0)
+            bench_drain(&r->drain);
+        r->samples[i] = clock_now_ns() - t0;
+        r->crc = crc32_update(r->crc, p, size);
+    }
+    if (!drain_every || r->iters % drain_every)
+        bench_drain(&r->drain);
+    r->elapsed_ns = clock_now_ns() - start;
+    r->bytes = (uint64_t)size * r->iters;
+    bench_payload_end(tag, r->bytes, r->crc);
+}
+
+/* Section task. */
+void tx_print_policy(const char *policy, const struct tx_run *r, const char *extra)
+{
+    char el[24], lt[24], kb[24], pct[24];
+    uint64_t line = bench_line_ns(r->bytes);
+    uint64_t ns = r->elapsed_ns ? r->elapsed_ns : 1;
+    uint64_t bps = r->bytes * 1000000000ULL / ns;
+
+    printf("  policy=%s size=%u %siters=%u bytes=%llu short_writes=%lu drain_calls=%lu "
+           "drain_errors=%lu last_drain_errno=%d elapsed_ms=%s line_time_ms=%s kbps=%s "
+           "line_rate_pct=%s bytes_per_s=%llu elapsed_ns=%llu line_time_ns=%llu\n",
+           policy, r->size, extra, r->iters, (unsigned long long)r->bytes,
+           (unsigned long)r->short_writes, (unsigned long)r->drain.calls,
+           (unsigned long)r->drain.errors, r->drain.last_errno,
+           bench_milli(el, sizeof el, r->elapsed_ns / 1000), bench_milli(lt, sizeof lt, line / 1000),
+           bench_milli(kb, sizeof kb, bps), bench_milli(pct, sizeof pct, line * 100000 / ns),
+           (unsigned long long)bps, (unsigned long long)r->elapsed_ns, (unsigned long long)line);
+}
+
+/* Section task. */
+void tx_print_drain(const char *tag, const struct tx_run *r)
+{
+    printf("  diag=%s drain_calls=%lu drain_errors=%lu last_drain_errno=%d\n", tag,
+           (unsigned long)r->drain.calls, (unsigned long)r->drain.errors, r->drain.last_errno);
+}

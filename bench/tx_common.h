@@ -1,0 +1,29 @@
+/* TX loops shared by S10-S21: write (+ drain) iterations with per-
+ * iteration latency, payload witness and the original's policy line. */
+#ifndef TX_COMMON_H
+#define TX_COMMON_H
+
+#include "bench.h"
+
+#define TX_ITERS_MAX 100
+
+struct tx_run {
+    unsigned size, iters;
+    uint64_t bytes, elapsed_ns;
+    uint32_t short_writes, crc;
+    struct bench_drain drain;
+    uint64_t samples[TX_ITERS_MAX];   /* ns per iteration */
+};
+
+/* Section task: iters x (write size bytes [+ tcdrain every drain_every
+ * writes, 0: never]) with a final drain; samples the ns of each
+ * write(+drain) step; payload witness under tag. */
+void tx_run_loop(struct tx_run *r, const char *tag, unsigned size, unsigned drain_every,
+                 uint32_t seed);
+/* Section task: `policy=<policy> size= iters= bytes= ... line_rate_pct=
+ * bytes_per_s=` (extra: more key=value text after size=, or ""). */
+void tx_print_policy(const char *policy, const struct tx_run *r, const char *extra);
+/* Section task: `diag=<tag> drain_calls= drain_errors= last_drain_errno=`. */
+void tx_print_drain(const char *tag, const struct tx_run *r);
+
+#endif

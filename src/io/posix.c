@@ -1,0 +1,279 @@
+/* File descriptors on the UART terminal: open, close, read, write, writev,
+ * fcntl and the output processing (ONLCR) shared by write and writev.
+ * Termios and ioctl live in posix_tty.c; posix_io.h has the semantics. */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <string.h>
+#include "posix_io.h"
+
+#define OPEN_FLAGS_OK  (O_ACCMODE | O_NONBLOCK | O_NOCTTY)
+/* F_SETFL ignores the access mode bits, as POSIX says (F_GETFL returns them). */
+#define SETFL_FLAGS_OK (O_ACCMODE | O_NONBLOCK)
+#define STDIO_FDS      3                       /* 0, 1, 2 pre-opened */
+#define IO_SSIZE_MAX   ((size_t)PTRDIFF_MAX)   /* largest count a call returns */
+
+_Static_assert(sizeof(ssize_t) == sizeof(ptrdiff_t), "ssize_t width");
+
+/* One open file: access mode | O_NONBLOCK, valid while open. */
+struct posix_file {
+    bool open;
+    int flags;
+};
+
+static struct posix_file files[POSIX_FD_MAX] = {
+    { true, O_RDWR }, { true, O_RDWR }, { true, O_RDWR },
+};
+
+static const char *const dev_names[] = { "/dev/console", "/dev/ttyS0" };
+
+/* An inserted '\r' went out without its '\n' (a write was cut between). */
+static bool cr_sent;
+
+/* Any task: set errno, return -1. */
+static int fail(int err)
+{
+    errno = err;
+    return -1;
+}
+
+/* Any task: the open file behind fd, NULL if fd is not open. */
+static struct posix_file *file_get(int fd)
+{
+    if (fd < 0 || fd >= POSIX_FD_MAX || !files[fd].open)
+        return NULL;
+    return &files[fd];
+}
+
+/* Any task (posix_tty.c): is fd open? */
+bool posix_fd_valid(int fd)
+{
+    return file_get(fd) != NULL;
+}
+
+/* Boot or host test (posix_io_init): the boot state of the fd table. */
+void posix_files_init(void)
+{
+    cr_sent = false;
+    for (int fd = 0; fd < POSIX_FD_MAX; fd++)
+        files[fd] = (struct posix_file){ fd < STDIO_FDS, O_RDWR };
+}
+
+/* Any task: open the console (path "/dev/console" or "/dev/ttyS0"). */
+int POSIX_NAME(open)(const char *path, int flags, ...)
+{
+    bool known = false;
+    if (!path)
+        return fail(EFAULT);
+    if ((flags & ~OPEN_FLAGS_OK) || (flags & O_ACCMODE) == O_ACCMODE)
+        return fail(EINVAL);
+    for (size_t i = 0; i < sizeof dev_names / sizeof dev_names[0]; i++)
+        known |= strcmp(path, dev_names[i]) == 0;
+    if (!known)
+        return fail(ENOENT);
+    for (int fd = 0; fd < POSIX_FD_MAX; fd++) {
+        if (!files[fd].open) {
+            files[fd] = (struct posix_file){ true, flags & (O_ACCMODE | O_NONBLOCK) };
+            return fd;
+        }
+    }
+    return fail(EMFILE);
+}
+
+/* Any task: release fd (the device stays as it is). */
+int POSIX_NAME(close)(int fd)
+{
+    struct posix_file *f = file_get(fd);
+    if (!f)
+        return fail(EBADF);
+    f->open = false;
+    return 0;
+}
+
+/* Any task: received bytes; blocking fds wait for at least one. */
+ssize_t POSIX_NAME(read)(int fd, void *buf, size_t n)
+{
+    struct posix_file *f = file_get(fd);
+    if (!f || (f->flags & O_ACCMODE) == O_WRONLY)
+        return fail(EBADF);
+    if (n == 0)
+        return 0;
+    if (!buf)
+        return fail(EFAULT);
+    ssize_t r = uart_be_read(buf, n < IO_SSIZE_MAX ? n : IO_SSIZE_MAX,
+                             f->flags & O_NONBLOCK);
+    return r < 0 ? fail((int)-r) : r;
+}
+
+/* Any task (write path): user bytes a short write of acc of the len
+ * translated bytes in buf consumed. An inserted '\r' is the one right
+ * before a '\n'; if acc ends between the two, the '\r' is marked sent. */
+static size_t onlcr_consumed(const char *buf, size_t len, size_t acc)
+{
+    size_t user = 0;
+    for (size_t p = 0; p < acc; p++, user++) {
+        if (buf[p] == '\r' && p + 1 < len && buf[p + 1] == '\n') {
+            if (p + 1 == acc) {
+                cr_sent = true;
+                break;
+            }
+            p++;
+        }
+    }
+    return user;
+}
+
+/* Any task (write path): one backend write; a taken byte ends any pending
+ * "\r sent" state. Bytes accepted or -errno. */
+static ssize_t be_put(const void *p, size_t n, bool nonblock)
+{
+    ssize_t r = uart_be_write(p, n, nonblock);
+    if (r > 0)
+        cr_sent = false;
+    return r;
+}
+
+/* Any task (write path): ONLCR output, translated chunk by chunk into a
+ * stack buffer; stops at the first short write. User bytes or -errno. */
+static ssize_t out_onlcr(const struct iovec *iov, int cnt, bool nonblock)
+{
+    char buf[POSIX_IO_CHUNK];
+    bool skip_cr = cr_sent;
+    size_t done = 0, off = 0;
+    int i = 0;
+    while (i < cnt) {
+        size_t len = 0, taken = 0;
+        while (i < cnt && len < sizeof buf) {
+            if (off == iov[i].iov_len) {
+                i++, off = 0;
+                continue;
+            }
+            char c = ((const char *)iov[i].iov_base)[off];
+            if (c == '\n' && !skip_cr) {
+                if (len + 2 > sizeof buf)
+                    break;
+                buf[len++] = '\r';
+            }
+            skip_cr = false;
+            buf[len++] = c;
+            off++, taken++;
+        }
+        if (len == 0)
+            break;
+        ssize_t r = be_put(buf, len, nonblock);
+        if (r < 0)
+            return done ? (ssize_t)done : r;
+        if ((size_t)r < len) {
+            /* Only an inserted '\r' taken: no user byte, try again later. */
+            done += onlcr_consumed(buf, len, (size_t)r);
+            return done ? (ssize_t)done : -EAGAIN;
+        }
+        done += taken;
+    }
+    return (ssize_t)done;
+}
+
+/* Any task (write path): raw output. Runs of two or more vectors that fit
+ * in one chunk are gathered into one backend write; a lone vector goes
+ * straight from the caller's memory. Stops at the first short write. */
+static ssize_t out_raw(const struct iovec *iov, int cnt, bool nonblock)
+{
+    char buf[POSIX_IO_CHUNK];
+    size_t done = 0;
+    int i = 0;
+    while (i < cnt) {
+        const void *p = iov[i].iov_base;
+        size_t len = 0;
+        int j = i;
+        while (j < cnt && len + iov[j].iov_len <= sizeof buf)
+            len += iov[j++].iov_len;
+        if (j - i > 1) {
+            for (size_t at = 0; i < j; at += iov[i++].iov_len)
+                if (iov[i].iov_len)
+                    memcpy(buf + at, iov[i].iov_base, iov[i].iov_len);
+            p = buf;
+        } else {
+            len = iov[i++].iov_len;
+        }
+        if (len == 0)
+            continue;
+        ssize_t r = be_put(p, len, nonblock);
+        if (r < 0)
+            return done ? (ssize_t)done : r;
+        done += (size_t)r;
+        if ((size_t)r < len)
+            break;
+    }
+    return (ssize_t)done;
+}
+
+/* Any task (write, writev): checked vectors of total > 0 bytes out. */
+static ssize_t out(const struct posix_file *f, const struct iovec *iov, int cnt)
+{
+    bool nonblock = f->flags & O_NONBLOCK;
+    ssize_t r = posix_tty_onlcr() ? out_onlcr(iov, cnt, nonblock)
+                                  : out_raw(iov, cnt, nonblock);
+    return r < 0 ? fail((int)-r) : r;
+}
+
+/* Any task: queue bytes for the UART (blocking fds: all of them). */
+ssize_t POSIX_NAME(write)(int fd, const void *buf, size_t n)
+{
+    struct posix_file *f = file_get(fd);
+    if (!f || (f->flags & O_ACCMODE) == O_RDONLY)
+        return fail(EBADF);
+    if (n == 0)
+        return 0;
+    if (!buf)
+        return fail(EFAULT);
+    struct iovec v = { (void *)buf, n < IO_SSIZE_MAX ? n : IO_SSIZE_MAX };
+    return out(f, &v, 1);
+}
+
+/* Any task: gather-write iovcnt vectors. */
+ssize_t POSIX_NAME(writev)(int fd, const struct iovec *iov, int iovcnt)
+{
+    struct posix_file *f = file_get(fd);
+    size_t total = 0;
+    if (!f || (f->flags & O_ACCMODE) == O_RDONLY)
+        return fail(EBADF);
+    if (iovcnt <= 0 || iovcnt > POSIX_IO_IOV_MAX)
+        return fail(EINVAL);
+    if (!iov)
+        return fail(EFAULT);
+    for (int i = 0; i < iovcnt; i++) {
+        if (iov[i].iov_len && !iov[i].iov_base)
+            return fail(EFAULT);
+        if (iov[i].iov_len > IO_SSIZE_MAX - total)
+            return fail(EINVAL);
+        total += iov[i].iov_len;
+    }
+    return total ? out(f, iov, iovcnt) : 0;
+}
+
+/* Any task: F_GETFL, F_SETFL (O_NONBLOCK of this fd). */
+int POSIX_NAME(fcntl)(int fd, int cmd, ...)
+{
+    struct posix_file *f = file_get(fd);
+    if (!f)
+        return fail(EBADF);
+    if (cmd == F_GETFL)
+        return f->flags;
+    if (cmd != F_SETFL)
+        return fail(EINVAL);
+    va_list ap;
+    va_start(ap, cmd);
+    int fl = va_arg(ap, int);
+    va_end(ap);
+    if (fl & ~SETFL_FLAGS_OK)
+        return fail(EINVAL);
+    f->flags = (f->flags & O_ACCMODE) | (fl & O_NONBLOCK);
+    return 0;
+}
+
+/* Any task (ioctl FIONBIO): set or clear O_NONBLOCK of an open fd. */
+void posix_fd_set_nonblock(int fd, bool on)
+{
+    struct posix_file *f = file_get(fd);
+    if (f)
+        f->flags = on ? f->flags | O_NONBLOCK : f->flags & ~O_NONBLOCK;
+}

@@ -1,0 +1,168 @@
+/* Terminal control of the console: termios (output processing only),
+ * tcdrain, ioctl, and the layer's init and statistics. The termios state
+ * belongs to the device, shared by every fd; posix_io.h has the semantics. */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <limits.h>
+#include <string.h>
+#include "posix_io.h"
+
+#define OFLAG_OK      (OPOST | ONLCR)
+#define FLUSH_SCRATCH 64          /* TCSAFLUSH: bytes discarded per read */
+
+static tcflag_t tty_oflag;        /* c_oflag of the device, 0 at boot */
+static struct posix_io_stats stats;
+
+/* Any task: set errno, return -1. */
+static int fail(int err)
+{
+    errno = err;
+    return -1;
+}
+
+/* Boot (kernel init) or host test: back to the boot state. */
+void posix_io_init(void)
+{
+    posix_files_init();
+    tty_oflag = 0;
+    memset(&stats, 0, sizeof stats);
+}
+
+/* Any task: copy of the statistics. */
+void posix_io_get_stats(struct posix_io_stats *out)
+{
+    *out = stats;
+}
+
+/* Any task (write path): is '\n' -> "\r\n" on? (ONLCR needs OPOST.) */
+bool posix_tty_onlcr(void)
+{
+    return (tty_oflag & (OPOST | ONLCR)) == (OPOST | ONLCR);
+}
+
+/* Any task (tcdrain, TCSBRK, tcsetattr): wait until the wire is idle;
+ * 0 or -EIO (backend timeout, counted). */
+static int tty_drain(void)
+{
+    if (uart_be_drain() < 0) {
+        stats.drain_eio++;
+        return -EIO;
+    }
+    return 0;
+}
+
+/* Any task (TCSAFLUSH): discard input received but not read. */
+static void tty_discard_input(void)
+{
+    char scratch[FLUSH_SCRATCH];
+    while (uart_be_read(scratch, sizeof scratch, true) > 0)
+        ;
+}
+
+/* Any task: wait until every byte written has left the wire. */
+int POSIX_NAME(tcdrain)(int fd)
+{
+    if (!posix_fd_valid(fd))
+        return fail(EBADF);
+    int r = tty_drain();
+    return r < 0 ? fail(-r) : 0;
+}
+
+/* Any task: the device's termios; only c_oflag carries state. */
+int POSIX_NAME(tcgetattr)(int fd, struct termios *t)
+{
+    if (!posix_fd_valid(fd))
+        return fail(EBADF);
+    if (!t)
+        return fail(EFAULT);
+    memset(t, 0, sizeof *t);
+    t->c_oflag = tty_oflag;
+    return 0;
+}
+
+/* Any task: set c_oflag (OPOST|ONLCR) now, after a drain (TCSADRAIN), or
+ * after a drain and discarding unread input (TCSAFLUSH). */
+int POSIX_NAME(tcsetattr)(int fd, int actions, const struct termios *t)
+{
+    if (!posix_fd_valid(fd))
+        return fail(EBADF);
+    if (!t)
+        return fail(EFAULT);
+    if (actions != TCSANOW && actions != TCSADRAIN && actions != TCSAFLUSH)
+        return fail(EINVAL);
+    if ((t->c_oflag & ~(tcflag_t)OFLAG_OK) || t->c_iflag || t->c_lflag)
+        return fail(EINVAL);
+    if (actions != TCSANOW) {
+        int r = tty_drain();
+        if (r < 0)
+            return fail(-r);
+        if (actions == TCSAFLUSH)
+            tty_discard_input();
+    }
+    tty_oflag = t->c_oflag;
+    return 0;
+}
+
+/* Any task (ioctl): store a byte count as an int, saturating. */
+static void put_count(int *out, size_t n)
+{
+    *out = n > INT_MAX ? INT_MAX : (int)n;
+}
+
+/* Any task (ioctl): the requests that take a pointer; 0 or -errno. */
+static int ioctl_ptr(int fd, unsigned long request, void *arg)
+{
+    int *iarg = arg;
+    if (!arg)
+        return -EFAULT;
+    switch (request) {
+    case FIONBIO:
+        posix_fd_set_nonblock(fd, *iarg != 0);
+        return 0;
+    case FIONREAD:
+        put_count(iarg, uart_be_rx_available());
+        return 0;
+    case TIOCOUTQ:
+        put_count(iarg, uart_be_tx_pending());
+        return 0;
+    case UART_IOC_GET_COUNTERS:
+        return uart_be_counters(arg);
+    case UART_IOC_LOOPBACK:
+        if (*iarg != 0 && *iarg != 1)
+            return -EINVAL;
+        return uart_be_set_loopback(*iarg == 1);
+    default:
+        return -ENOTTY;
+    }
+}
+
+/* Any task: terminal and UART requests (posix_io.h lists them). The third
+ * argument is read only for requests that take one. */
+int POSIX_NAME(ioctl)(int fd, unsigned long request, ...)
+{
+    va_list ap;
+    int r;
+    if (!posix_fd_valid(fd))
+        return fail(EBADF);
+    va_start(ap, request);
+    switch (request) {
+    case UART_IOC_RESET_COUNTERS:
+        r = uart_be_counters_reset();
+        break;
+    case TCSBRK:
+        r = va_arg(ap, int) ? tty_drain() : -EINVAL;
+        break;
+    case FIONBIO:
+    case FIONREAD:
+    case TIOCOUTQ:
+    case UART_IOC_GET_COUNTERS:
+    case UART_IOC_LOOPBACK:
+        r = ioctl_ptr(fd, request, va_arg(ap, void *));
+        break;
+    default:
+        r = -ENOTTY;
+        break;
+    }
+    va_end(ap);
+    return r < 0 ? fail(-r) : 0;
+}
