@@ -25,8 +25,9 @@
  * is counted in posix_io_stats.drain_eio.
  *
  * writev: at most POSIX_IO_IOV_MAX vectors (picolibc's IOV_MAX says 1024:
- * ours is smaller). Without ONLCR, consecutive vectors that fit in
- * POSIX_IO_CHUNK bytes go to the backend as one write.
+ * ours is smaller). Consecutive vectors that fit in POSIX_IO_CHUNK bytes
+ * go to the backend as one write (with ONLCR: POSIX_IO_CHUNK user bytes,
+ * up to twice that after translation).
  *
  * Clocks: CLOCK_MONOTONIC and CLOCK_REALTIME both read clock_now_ns()
  * (time since reset). clock_nanosleep never writes *rem: nothing can
@@ -58,7 +59,7 @@
 
 #define POSIX_FD_MAX      8     /* file descriptors, 0..7 */
 #define POSIX_IO_IOV_MAX  16    /* writev: more vectors -> EINVAL */
-#define POSIX_IO_CHUNK    256   /* output staging buffer on the caller's stack */
+#define POSIX_IO_CHUNK    256   /* bytes gathered per backend write (stack buffer) */
 
 /* picolibc 1.8's <termios.h> includes a <sys/termios.h> it does not ship. */
 #if defined(__has_include)

@@ -132,27 +132,26 @@ static ssize_t be_put(const void *p, size_t n, bool nonblock)
     return r;
 }
 
-/* Any task (write path): ONLCR output, translated chunk by chunk into a
- * stack buffer; stops at the first short write. User bytes or -errno. */
+/* Any task (write path): ONLCR output, POSIX_IO_CHUNK user bytes at a
+ * time translated into a stack buffer with room for "\r\n" for each, so
+ * a gathered chunk is one backend write whatever its newlines; stops at
+ * the first short write. User bytes or -errno. */
 static ssize_t out_onlcr(const struct iovec *iov, int cnt, bool nonblock)
 {
-    char buf[POSIX_IO_CHUNK];
+    char buf[2 * POSIX_IO_CHUNK];
     bool skip_cr = cr_sent;
     size_t done = 0, off = 0;
     int i = 0;
     while (i < cnt) {
         size_t len = 0, taken = 0;
-        while (i < cnt && len < sizeof buf) {
+        while (i < cnt && taken < POSIX_IO_CHUNK) {
             if (off == iov[i].iov_len) {
                 i++, off = 0;
                 continue;
             }
             char c = ((const char *)iov[i].iov_base)[off];
-            if (c == '\n' && !skip_cr) {
-                if (len + 2 > sizeof buf)
-                    break;
+            if (c == '\n' && !skip_cr)
                 buf[len++] = '\r';
-            }
             skip_cr = false;
             buf[len++] = c;
             off++, taken++;
@@ -163,8 +162,8 @@ static ssize_t out_onlcr(const struct iovec *iov, int cnt, bool nonblock)
         if (r < 0)
             return done ? (ssize_t)done : r;
         if ((size_t)r < len) {
-            /* Only an inserted '\r' taken: no user byte, try again later. */
             done += onlcr_consumed(buf, len, (size_t)r);
+            /* At most an inserted '\r' went out: no user byte, EAGAIN. */
             return done ? (ssize_t)done : -EAGAIN;
         }
         done += taken;

@@ -1,17 +1,17 @@
 /* Mock UART backend, clock and timer for the POSIX layer's host test:
  * records every call (bytes, non-blocking flag, drains) and returns
- * scripted results. The control functions are declared in test_posix.c. */
+ * scripted results. fake_backend.h declares the control functions. */
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
 #include "clock.h"
+#include "fake_backend.h"
 #include "timer.h"
 #include "uart_backend.h"
 
 #define FAKE_CALLS  64      /* write calls recorded */
 #define FAKE_BYTES  8192    /* accepted bytes recorded */
 #define FAKE_RX     256     /* bytes waiting to be read */
-#define FAKE_COUNTER_MARK 42 /* user_calls reported by a successful snapshot */
 
 static struct {
     size_t calls;                       /* every uart_be_* call */
@@ -26,7 +26,7 @@ static struct {
     size_t rx_len, reads;
     bool read_nb;
     int drain_result, counters_result;
-    size_t drains, counter_calls, counter_resets;
+    size_t drains, counter_resets;
     int loopback;
     size_t tx_pending;
     uint64_t now, sleep_deadline;
@@ -62,11 +62,11 @@ size_t fake_writes(void) { return fk.writes; }
 size_t fake_write_len(size_t i) { return i < fk.writes ? fk.write_len[i] : 0; }
 bool fake_write_nonblock(size_t i) { return i < fk.writes && fk.write_nb[i]; }
 const char *fake_tx(size_t *len) { *len = fk.tx_len; return fk.tx; }
+bool fake_tx_is(const char *s) { return fk.tx_len == strlen(s) && !memcmp(fk.tx, s, fk.tx_len); }
 size_t fake_rx_left(void) { return fk.rx_len; }
 size_t fake_reads(void) { return fk.reads; }
 bool fake_read_nonblock(void) { return fk.read_nb; }
 size_t fake_drains(void) { return fk.drains; }
-size_t fake_counter_calls(void) { return fk.counter_calls; }
 size_t fake_counter_resets(void) { return fk.counter_resets; }
 int fake_loopback(void) { return fk.loopback; }
 size_t fake_sleeps(void) { return fk.sleeps; }
@@ -126,6 +126,7 @@ int uart_be_drain(void)
     return fk.drain_result;
 }
 
+/* Backend: bytes waiting to be read, and the scripted TX backlog. */
 size_t uart_be_rx_available(void) { fk.calls++; return fk.rx_len; }
 size_t uart_be_tx_pending(void) { fk.calls++; return fk.tx_pending; }
 
@@ -133,7 +134,6 @@ size_t uart_be_tx_pending(void) { fk.calls++; return fk.tx_pending; }
 int uart_be_counters(struct uart_counters *out)
 {
     fk.calls++;
-    fk.counter_calls++;
     if (fk.counters_result)
         return fk.counters_result;
     memset(out, 0, sizeof *out);
@@ -141,6 +141,7 @@ int uart_be_counters(struct uart_counters *out)
     return 0;
 }
 
+/* Backend: reset counts the call; the scripted result (0 or -ENOTTY). */
 int uart_be_counters_reset(void)
 {
     fk.calls++;
@@ -148,6 +149,7 @@ int uart_be_counters_reset(void)
     return fk.counters_result;
 }
 
+/* Backend: remember the loopback setting (-1 until first set). */
 int uart_be_set_loopback(bool on)
 {
     fk.calls++;

@@ -117,6 +117,8 @@ void fu_stats_clear(void);
  * registers). Each is printed on stderr when it happens. */
 unsigned fu_errors(void);
 void fu_errors_clear(void);
+/* Stop printing errors (negative controls that provoke them on purpose). */
+void fu_errors_quiet(bool quiet);
 
 /* Print msg and exit(1): a hang or an inconsistency the test cannot
  * survive. */

@@ -1,0 +1,250 @@
+/* Host stand-in for the kernel services of the UART backends; see
+ * fake_kernel.h. Deterministic: fake time only, one task. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "csr.h"
+#include "fake_kernel.h"
+#include "fake_uart.h"
+#include "kernel.h"
+#include "plic.h"
+#include "scheduler.h"
+#include "timer.h"
+
+#define FK_MAX_TIMERS 16
+#define FK_DEFAULT_BUDGET_NS (30ULL * 1000000000ULL)
+#define FK_DEFAULT_STORM 1000
+#define FK_SPIN_LIMIT 10000000u
+
+struct host_csr host_csr;
+
+static struct task main_task = { .name = "main", .state = TASK_RUNNING };
+
+static struct {
+    irq_handler_t handler;
+    void *arg;
+    uint32_t irq;
+    bool woken;
+    bool in_isr;
+    unsigned storm_limit;
+    struct timer *timers[FK_MAX_TIMERS];
+    unsigned ntimers;
+    struct fk_stats st;
+} k;
+
+void fk_init(void)
+{
+    memset(&k, 0, sizeof k);
+    k.storm_limit = FK_DEFAULT_STORM;
+    memset(&host_csr, 0, sizeof host_csr);
+    host_csr.xstatus = XSTATUS_XIE;
+    fk_set_budget(FK_DEFAULT_BUDGET_NS);
+}
+
+void fk_set_budget(uint64_t ns) { fu_set_time_limit(fu_now() + ns); }
+void fk_set_storm_limit(unsigned n) { k.storm_limit = n; }
+uint32_t fk_irq_number(void) { return k.irq; }
+const struct fk_stats *fk_stats(void) { return &k.st; }
+
+/* ---- clock, PLIC, panic -------------------------------------------------- */
+
+uint64_t clock_now_ns(void) { return fu_now(); }
+
+int irq_register(uint32_t irq, irq_handler_t fn, void *arg)
+{
+    if (irq == 0)
+        return -EINVAL;
+    k.irq = irq;
+    k.handler = fn;
+    k.arg = arg;
+    return 0;
+}
+
+int plic_dispatch(uint32_t irq)
+{
+    if (irq != k.irq || !k.handler)
+        return -ENOENT;
+    k.handler(k.arg);
+    return 0;
+}
+
+_Noreturn void panic(const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "PANIC: ");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    exit(EXIT_PANIC);
+}
+
+/* ---- interrupts ------------------------------------------------------------ */
+
+/* Run the handler while the UART's line is asserted, interrupts masked
+ * as on the hart. */
+static void deliver(void)
+{
+    unsigned n = 0;
+
+    if (k.in_isr || !k.handler)
+        return;
+    while (fu_irq_line()) {
+        if (++n > k.storm_limit)
+            fu_fatal("interrupt storm: line still asserted after %u handler "
+                     "runs (LSR %#x)", k.storm_limit, fu_lsr_peek());
+        unsigned long saved = host_csr.xstatus;
+        host_csr.xstatus &= ~(unsigned long)XSTATUS_XIE;
+        k.in_isr = true;
+        k.handler(k.arg);
+        k.in_isr = false;
+        host_csr.xstatus = saved;
+        k.st.isr_runs++;
+    }
+    if (n > k.st.max_isr_burst)
+        k.st.max_isr_burst = n;
+}
+
+/* Interrupts unmasked: take a pending one. A task that keeps unmasking
+ * while no fake time passes is spinning on something only time could
+ * change (no register access, no block): a hang. */
+void host_irq_enabled(void)
+{
+    static uint64_t last_now, same;
+    if (fu_now() != last_now) {
+        last_now = fu_now();
+        same = 0;
+    } else if (++same > FK_SPIN_LIMIT) {
+        fu_fatal("task spins: %u interrupt unmasks without fake time passing",
+                 FK_SPIN_LIMIT);
+    }
+    if (host_csr.xstatus & XSTATUS_XIE)
+        deliver();
+}
+
+void fk_take_irqs(void) { deliver(); }
+
+/* ---- scheduler -------------------------------------------------------------- */
+
+struct task *sched_current(void) { return &main_task; }
+const char *sched_current_name(void) { return main_task.name; }
+
+void waker_wake(const struct waker *w)
+{
+    if (w && w->task == &main_task) {
+        k.woken = true;
+        k.st.wakes++;
+    }
+}
+
+void sched_yield(void) { deliver(); }
+
+static uint64_t next_deadline(void)
+{
+    uint64_t t = UINT64_MAX;
+    for (unsigned i = 0; i < k.ntimers; i++)
+        if (k.timers[i]->entry.deadline < t)
+            t = k.timers[i]->entry.deadline;
+    return t;
+}
+
+static void fire_timers(void)
+{
+    for (unsigned i = 0; i < k.ntimers;) {
+        struct timer *t = k.timers[i];
+        if (t->entry.deadline > fu_now()) {
+            i++;
+            continue;
+        }
+        k.timers[i] = k.timers[--k.ntimers];
+        t->entry.armed = false;
+        t->fired = true;
+        k.st.timers_fired++;
+        if (t->fire)
+            t->fire(t);
+        waker_wake(&t->waker);
+    }
+}
+
+/* Advance fake time to the next event (UART or timer). */
+static void step(void)
+{
+    uint64_t t = fu_next_event(), d = next_deadline();
+    if (d < t)
+        t = d;
+    if (t == UINT64_MAX)
+        fu_fatal("task blocked with no UART event or timer pending: it "
+                 "would sleep forever");
+    fu_advance_to(t);
+    fire_timers();
+}
+
+void sched_block(void)
+{
+    k.st.blocks++;
+    for (;;) {
+        deliver();
+        if (k.woken) {
+            k.woken = false;
+            return;
+        }
+        step();
+    }
+}
+
+/* ---- timers ----------------------------------------------------------------- */
+
+void timer_arm(struct timer *t, uint64_t deadline_ns, struct waker w)
+{
+    timer_cancel(t);
+    if (k.ntimers == FK_MAX_TIMERS)
+        fu_fatal("too many armed timers");
+    t->waker = w;
+    t->fired = false;
+    t->entry.deadline = deadline_ns;
+    t->entry.armed = true;
+    k.timers[k.ntimers++] = t;
+}
+
+bool timer_cancel(struct timer *t)
+{
+    for (unsigned i = 0; i < k.ntimers; i++)
+        if (k.timers[i] == t) {
+            k.timers[i] = k.timers[--k.ntimers];
+            t->entry.armed = false;
+            return true;
+        }
+    return false;
+}
+
+int sched_block_until(uint64_t deadline_ns)
+{
+    struct timer t = { 0 };
+
+    if (clock_now_ns() >= deadline_ns)
+        return -ETIMEDOUT;
+    timer_arm(&t, deadline_ns, waker_current());
+    sched_block();
+    timer_cancel(&t);
+    return t.fired ? -ETIMEDOUT : 0;
+}
+
+void sleep_until(uint64_t deadline_ns)
+{
+    while (clock_now_ns() < deadline_ns)
+        sched_block_until(deadline_ns);
+}
+
+void sleep_for(uint64_t ns) { sleep_until(clock_now_ns() + ns); }
+
+void fk_idle_until(uint64_t t)
+{
+    deliver();
+    sleep_until(t);
+    deliver();
+}

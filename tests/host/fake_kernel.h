@@ -1,0 +1,41 @@
+/* Host unit tests: a single-threaded stand-in for the kernel services the
+ * UART backends use (clock, PLIC registration, wakers, blocking, timers,
+ * panic), built on the fake UART's time (fake_uart.h).
+ *
+ * The test program is the only task. "Blocking" advances fake time event
+ * by event (next UART event or next timer deadline), running the UART
+ * interrupt handler whenever the fake's interrupt line is asserted, until
+ * the task's waker fires or its deadline passes. Interrupts are also taken
+ * when the task unmasks them (irq_restore/irq_enable) with the line
+ * asserted, and when the test calls fk_take_irqs(). Hangs are fatal: a
+ * block with nothing left that could wake it, an interrupt line that
+ * stays asserted across fk storm-limit handler runs, or fake time past
+ * the budget. */
+#ifndef FAKE_KERNEL_H
+#define FAKE_KERNEL_H
+
+#include <stdint.h>
+
+struct fk_stats {
+    uint64_t isr_runs;        /* handler invocations */
+    uint64_t blocks;          /* sched_block calls */
+    uint64_t wakes;           /* wakes of the task */
+    uint64_t timers_fired;
+    uint64_t max_isr_burst;   /* most handler runs in one delivery */
+};
+
+/* Reset: no handler, no timers, interrupts enabled in the task. */
+void fk_init(void);
+/* Fail (exit) when fake time passes now + ns. */
+void fk_set_budget(uint64_t ns);
+/* Deliver pending UART interrupts now (as if the line was sampled). */
+void fk_take_irqs(void);
+/* Idle the task until fake time t, taking interrupts on the way. */
+void fk_idle_until(uint64_t t);
+/* Handler runs allowed in one delivery before it counts as a storm. */
+void fk_set_storm_limit(unsigned n);
+/* The registered IRQ number (0: none) and the stats. */
+uint32_t fk_irq_number(void);
+const struct fk_stats *fk_stats(void);
+
+#endif

@@ -1,0 +1,149 @@
+/* Polling console backend (src/drivers/uart/console.c) on the fake UART:
+ * bytes out equal bytes in for both register variants and FIFO depths,
+ * drain returns only with TEMT, counters ioctls give -ENOTTY, reads. */
+#include <errno.h>
+#include <string.h>
+
+#include "check.h"
+#include "csr.h"
+#include "fake_kernel.h"
+#include "fake_uart.h"
+#include "uart_16550.h"
+#include "uart_backend.h"
+
+static struct uart_cfg cfg;
+static uint8_t expect[64 * 1024];
+static size_t expect_n;
+static uint64_t rng = 0x2545F4914F6CDD1DULL;
+
+static uint32_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 16);
+}
+
+static uint64_t char_ns(void)
+{
+    return 10ULL * 16ULL * uart_divisor(&cfg) * 1000000000ULL / cfg.clock_hz;
+}
+
+static void setup(bool dw, unsigned depth)
+{
+    if (dw)
+        cfg = (struct uart_cfg){ .base = 0x02500000, .reg_shift = 2,
+            .io_width = 4, .dw_apb = true, .clock_hz = 24000000,
+            .baud = 115200, .fifo_depth = (uint16_t)depth };
+    else
+        cfg = (struct uart_cfg){ .base = 0x10000000, .reg_shift = 0,
+            .io_width = 1, .dw_apb = false, .clock_hz = 3686400,
+            .baud = 115200, .fifo_depth = (uint16_t)depth };
+    struct fu_config f = {
+        .base = cfg.base, .reg_shift = cfg.reg_shift, .width = cfg.io_width,
+        .dw = dw, .fifo_depth = depth, .char_ns = char_ns(), .access_ns = 500,
+    };
+    fu_init(&f);
+    fk_init();
+    CHECK_EQ(uart_hw_init(&cfg), 0);
+    CHECK_EQ(uart_be_init(&cfg, 18), 0);
+    CHECK_EQ(strcmp(uart_be_name, "console"), 0);
+    fu_stats_clear();
+    fu_out_clear();
+    expect_n = 0;
+}
+
+static void check_output(void)
+{
+    size_t n = fu_out_count();
+    CHECK_EQ(n, expect_n);
+    for (size_t i = 0; i < n && i < expect_n; i++)
+        if (fu_out_buf()[i].b != expect[i]) {
+            fprintf(stderr, "console %s depth %u: byte %zu differs\n",
+                    cfg.dw_apb ? "dw" : "ns16550", cfg.fifo_depth, i);
+            CHECK(fu_out_buf()[i].b == expect[i]);
+            break;
+        }
+    CHECK_EQ(fu_stats()->lost_stores, 0);
+    CHECK_EQ(fu_errors(), 0);
+    CHECK(host_csr.xstatus & XSTATUS_XIE);
+}
+
+static void drain_checked(void)
+{
+    CHECK_EQ(uart_be_drain(), 0);
+    CHECK(fu_lsr_peek() & UART_LSR_TEMT);
+    CHECK(!fu_shifter_busy());
+    CHECK_EQ(fu_out_count(), expect_n);
+    if (fu_out_count())
+        CHECK(fu_now() >= fu_out_buf()[fu_out_count() - 1].t_ns);
+    CHECK_EQ(uart_be_tx_pending(), 0);
+}
+
+static void test_write(bool dw, unsigned depth)
+{
+    static uint8_t buf[3000];
+
+    setup(dw, depth);
+    for (int round = 0; round < 6; round++) {
+        size_t n = 1 + rnd() % sizeof buf;
+        for (size_t i = 0; i < n; i++)
+            buf[i] = (uint8_t)rnd();
+        uint64_t t0 = fu_now();
+        CHECK_EQ(uart_be_write(buf, n, rnd() % 2), (ssize_t)n);
+        /* write returns with at most a FIFO's worth (plus the shifter)
+         * still on its way */
+        CHECK(fu_now() - t0 + (depth + 1) * char_ns() >= n * char_ns());
+        memcpy(expect + expect_n, buf, n);
+        expect_n += n;
+        if (rnd() % 2)
+            drain_checked();
+    }
+    drain_checked();
+    check_output();
+    CHECK_EQ(uart_be_drain(), 0);                   /* idle: at once */
+}
+
+static void test_ioctls_and_reads(bool dw)
+{
+    struct uart_counters c;
+    uint8_t b[8];
+
+    setup(dw, 16);
+    CHECK_EQ(uart_be_counters(&c), -ENOTTY);
+    CHECK_EQ(uart_be_counters_reset(), -ENOTTY);
+    CHECK_EQ(uart_be_read(b, sizeof b, true), -EAGAIN);
+    CHECK_EQ(uart_be_read(b, 0, true), 0);
+    CHECK_EQ(uart_be_rx_available(), 0);
+    fu_rx_inject('x', 0);
+    fu_rx_inject('y', 0);
+    CHECK_EQ(uart_be_rx_available(), 1);
+    CHECK_EQ(uart_be_read(b, sizeof b, true), 2);
+    CHECK(b[0] == 'x' && b[1] == 'y');
+    /* Blocking read spins until a byte arrives later. */
+    fu_rx_inject_at(fu_now() + 50 * char_ns(), 'z', 0);
+    CHECK_EQ(uart_be_read(b, sizeof b, false), 1);
+    CHECK_EQ(b[0], 'z');
+    CHECK_EQ(uart_be_read(b, sizeof b, true), -EAGAIN);
+    /* Loopback through MCR. */
+    CHECK_EQ(uart_be_set_loopback(true), 0);
+    CHECK(fu_reg_mcr() & UART_MCR_LOOP);
+    CHECK_EQ(uart_be_write("ok", 2, false), 2);
+    CHECK_EQ(uart_be_drain(), 0);
+    CHECK_EQ(uart_be_read(b, sizeof b, true), 2);
+    CHECK(b[0] == 'o' && b[1] == 'k');
+    CHECK_EQ(uart_be_set_loopback(false), 0);
+    uart_be_flush_polled();
+    CHECK_EQ(fu_errors(), 0);
+}
+
+int main(void)
+{
+    static const unsigned depths[] = { 1, 16, 64 };
+    for (int dw = 0; dw < 2; dw++) {
+        for (unsigned d = 0; d < 3; d++)
+            test_write(dw, depths[d]);
+        test_ioctls_and_reads(dw);
+    }
+    return check_exit("uart_console");
+}
