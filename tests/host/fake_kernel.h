@@ -9,8 +9,10 @@
  * when the task unmasks them (irq_restore/irq_enable) with the line
  * asserted, and when the test calls fk_take_irqs(). Hangs are fatal: a
  * block with nothing left that could wake it, an interrupt line that
- * stays asserted across fk storm-limit handler runs, or fake time past
- * the budget. */
+ * stays asserted across storm-limit handler runs in a row, a task that
+ * unmasks interrupts 10 million times while no fake time passes (a spin
+ * without register access), or fake time past the budget (a spin on a
+ * register). */
 #ifndef FAKE_KERNEL_H
 #define FAKE_KERNEL_H
 

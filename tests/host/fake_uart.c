@@ -95,11 +95,13 @@ void fu_init(const struct fu_config *c)
 {
     uint64_t now = u.now, limit = u.limit;
     bool quiet = u.quiet;
+    unsigned errors = u.errors;
     free(u.out);
     memset(&u, 0, sizeof u);
     u.now = now;
     u.limit = limit;
     u.quiet = quiet;
+    u.errors = errors;
     u.c = *c;
     if (c->fifo_depth < 1 || c->fifo_depth > FU_MAX_DEPTH)
         fu_fatal("fifo_depth %u not in 1..%u", c->fifo_depth, FU_MAX_DEPTH);

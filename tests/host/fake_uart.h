@@ -69,8 +69,9 @@ struct fu_stats {
     uint64_t loopback_bytes;
 };
 
-/* Reset the model to power-on state with configuration c. Fake time is
- * kept (it only moves forward); output, stats and errors are cleared. */
+/* Reset the model to power-on state with configuration c. Fake time and
+ * the error count are kept (time only moves forward; errors accumulate
+ * until fu_errors_clear()); output and stats are cleared. */
 void fu_init(const struct fu_config *c);
 const struct fu_config *fu_cfg(void);
 

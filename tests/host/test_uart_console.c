@@ -139,11 +139,13 @@ static void test_ioctls_and_reads(bool dw)
 
 int main(void)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0);   /* keep order with stderr */
     static const unsigned depths[] = { 1, 16, 64 };
     for (int dw = 0; dw < 2; dw++) {
         for (unsigned d = 0; d < 3; d++)
             test_write(dw, depths[d]);
         test_ioctls_and_reads(dw);
     }
+    CHECK_EQ(fu_errors(), 0);       /* no bad access anywhere above */
     return check_exit("uart_console");
 }

@@ -51,6 +51,7 @@ static void test_fake_rejects_bad_access(void)
     CHECK_EQ(fu_errors(), 4);
 
     fake_for(&ns_cfg, 16);
+    fu_errors_clear();
     (void)fake_mmio_read(ns_cfg.base + 5, 4);        /* word access on NS */
     CHECK_EQ(fu_errors(), 1);
     (void)fake_mmio_read(ns_cfg.base + 0x7C, 1);     /* USR: not a 16550 reg */
@@ -184,6 +185,7 @@ static void test_putc_polled(const struct uart_cfg *c, unsigned depth)
 
 int main(void)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0);   /* keep order with stderr */
     test_fake_rejects_bad_access();
     test_dw_init();
     test_dw_lcr_busy_retry();
@@ -192,5 +194,6 @@ int main(void)
     test_putc_polled(&ns_cfg, 1);
     test_putc_polled(&dw_cfg, 64);
     test_putc_polled(&dw_cfg, 1);
+    CHECK_EQ(fu_errors(), 0);       /* no bad access anywhere above */
     return check_exit("uart_regs");
 }

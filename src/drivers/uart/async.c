@@ -32,11 +32,37 @@ static uint32_t ier;
 static uint64_t char_ns;
 static struct uart_counters ctr;
 
-/* Interrupts masked: move ring bytes into the FIFO, as many as it has
- * room for (never more: a DW FIFO may be partly full). Returns bytes sent. */
-static unsigned tx_refill(void)
+/* Interrupts masked: read LSR, counting the line errors it reports (a
+ * read clears them, so every LSR read of this backend goes through here). */
+static uint32_t lsr_read(void)
 {
-    unsigned room = uart_tx_room(cfg), sent = 0;
+    uint32_t lsr = uart_read(cfg, UART_LSR);
+    if (lsr & (UART_LSR_OE | UART_LSR_PE | UART_LSR_FE | UART_LSR_BI)) {
+        ctr.rx_overruns += !!(lsr & UART_LSR_OE);
+        ctr.rx_parity += !!(lsr & UART_LSR_PE);
+        ctr.rx_framing += !!(lsr & UART_LSR_FE);
+        ctr.rx_breaks += !!(lsr & UART_LSR_BI);
+    }
+    return lsr;
+}
+
+/* Interrupts masked: bytes the TX FIFO takes now (DW: depth - TFL;
+ * 16550: a FIFO's worth only when THRE says it is empty). */
+static unsigned tx_room(void)
+{
+    if (cfg->dw_apb)
+        return uart_tx_room(cfg);
+    return (lsr_read() & UART_LSR_THRE) ? cfg->fifo_depth : 0;
+}
+
+/* Interrupts masked: move ring bytes into the FIFO, as many as it has
+ * room for (never more: a DW FIFO may be partly full). Returns bytes
+ * sent; *fifo_was_empty tells whether the FIFO had nothing in it. */
+static unsigned tx_refill(bool *fifo_was_empty)
+{
+    unsigned room = tx_room(), sent = 0;
+
+    *fifo_was_empty = room == cfg->fifo_depth;
 
     ctr.hw_send_calls++;
     if (!room) {
@@ -70,12 +96,15 @@ static void ier_update(uint32_t set, uint32_t clear)
     uart_write(cfg, UART_IER, ier);
 }
 
-/* THRE interrupt: refill; with ring and FIFO empty, stop TX interrupts
+/* THRE interrupt: refill; with ring and FIFO really empty (an IIR=0xC1
+ * entry may come while the FIFO still holds bytes), stop TX interrupts
  * and wake the drainer. Writers waiting for ring space are woken. */
 static void tx_irq(void)
 {
+    bool fifo_empty;
+
     ctr.tx_irqs++;
-    if (tx_refill() == 0 && ring_used(&tx) == 0) {
+    if (tx_refill(&fifo_empty) == 0 && fifo_empty && ring_used(&tx) == 0) {
         ier_update(0, UART_IER_THRI);
         thre_on = false;
         fifo_empty_ns = clock_now_ns();
@@ -93,11 +122,7 @@ static void rx_irq(uint32_t iir)
 
     ctr.rx_irqs++;
     for (;;) {
-        lsr = uart_read(cfg, UART_LSR);       /* reading clears the error bits */
-        ctr.rx_overruns += !!(lsr & UART_LSR_OE);
-        ctr.rx_parity += !!(lsr & UART_LSR_PE);
-        ctr.rx_framing += !!(lsr & UART_LSR_FE);
-        ctr.rx_breaks += !!(lsr & UART_LSR_BI);
+        lsr = lsr_read();
         if (!(lsr & UART_LSR_DR) || n == 4U * cfg->fifo_depth)
             break;
         uint8_t b = (uint8_t)uart_read(cfg, UART_RBR);
@@ -164,11 +189,21 @@ static void tx_kick(void)
 {
     unsigned long f = irq_save();
     if (!thre_on && ring_used(&tx)) {
-        tx_refill();
+        bool fifo_empty;
+        tx_refill(&fifo_empty);
         thre_on = true;
         ier_update(UART_IER_THRI, 0);
     }
     irq_restore(f);
+}
+
+/* Task: LSR with interrupts masked, errors counted. */
+static uint32_t lsr_now(void)
+{
+    unsigned long f = irq_save();
+    uint32_t lsr = lsr_read();
+    irq_restore(f);
+    return lsr;
 }
 
 /* Task: block until cond() holds or the waker fires; irq-masked check. */
@@ -238,7 +273,7 @@ int uart_be_drain(void)
             return -ETIMEDOUT;
         }
     }
-    for (int t = 0; !(uart_read(cfg, UART_LSR) & UART_LSR_TEMT); t++) {
+    for (int t = 0; !(lsr_now() & UART_LSR_TEMT); t++) {
         if (t == UART_DRAIN_TEMT_TRIES) {
             ctr.drain_timeouts++;
             return -ETIMEDOUT;
@@ -263,11 +298,12 @@ size_t uart_be_tx_pending(void)
 int uart_be_counters(struct uart_counters *out)
 {
     unsigned long f = irq_save();
+    uint32_t lsr = lsr_read();            /* counts errors before the copy */
     *out = ctr;
     out->ring_empty = ring_used(&tx) == 0;
     out->copier_active = thre_on;
     out->staged_bytes = ring_used(&tx);
-    out->transmitter_empty = !!(uart_read(cfg, UART_LSR) & UART_LSR_TEMT);
+    out->transmitter_empty = !!(lsr & UART_LSR_TEMT);
     irq_restore(f);
     return 0;
 }
