@@ -37,5 +37,22 @@ enum bench_status s00_manifest(void)
     if (!bootarg("qemu_mode", mode, sizeof mode))
         snprintf(mode, sizeof mode, "%s", board.test_device ? "unknown" : "none");
     printf("  qemu_mode=%s\n", mode);
+    if (bootarg("icount_shift", mode, sizeof mode))
+        printf("  icount_shift=%s\n", mode);
+    printf("  bench_scale=%s iters=%u rounds=%u s43_groups=%u s43_samples=%u\n",
+           bench.quick ? "quick" : "full", bench.iters, bench.rounds, bench.groups,
+           bench.samples);
+    printf("  line_baud_milli=%llu char_ns=%llu\n", (unsigned long long)bench.baud_milli,
+           (unsigned long long)bench.char_ns);
+    printf("  device=/dev/console timer_source=CLOCK_MONOTONIC instret_source=rdinstret\n");
+    printf("  tx_throughput_sizes=64,256,1024 tx_break_even_sizes=64,128,256 "
+           "tx_throughput_iters=%u\n", bench.iters);
+    printf("  tx_baseline_drain_policy=tcdrain-after-each-write "
+           "tx_enqueue_policy=no-drain-during-measure-final-tcdrain-after tx_batch_drain_every=8\n");
+    printf("  tx_writev_fragments=4 tx_writev_fragment_size=64 tx_latency_size=1 "
+           "tx_latency_iters=%u\n", bench.iters);
+    printf("  fifo_matrix_sizes=1,15,16,17,31,32,33,48,49 fifo_matrix_iters=%u\n", bench.iters);
+    printf("  rx_mode=empty-nonblocking-eagain rx_fixed_mode=loopback-mcr rx_fixed_bytes=4096\n");
+    printf("  s42_payload=64 s43_interval_us=5000 s43_burst_bytes=4096 hart_count=1\n");
     return BENCH_PASS;
 }

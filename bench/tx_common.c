@@ -20,11 +20,12 @@ void tx_run_loop(struct tx_run *r, const char *tag, unsigned size, unsigned drai
         if (drain_every && (i + 1) % drain_every == 0)
             bench_drain(&r->drain);
         r->samples[i] = clock_now_ns() - t0;
-        r->crc = crc32_update(r->crc, p, size);
     }
     if (!drain_every || r->iters % drain_every)
         bench_drain(&r->drain);
     r->elapsed_ns = clock_now_ns() - start;
+    for (unsigned i = 0; i < r->iters; i++)      /* outside the timed loop */
+        r->crc = crc32_update(r->crc, p, size);
     r->bytes = (uint64_t)size * r->iters;
     bench_payload_end(tag, r->bytes, r->crc);
 }
@@ -36,6 +37,9 @@ void tx_print_policy(const char *policy, const struct tx_run *r, const char *ext
     uint64_t line = bench_line_ns(r->bytes);
     uint64_t ns = r->elapsed_ns ? r->elapsed_ns : 1;
     uint64_t bps = r->bytes * 1000000000ULL / ns;
+    /* line rate in thousandths of a percent: (bytes x 10 bits / baud) / elapsed */
+    uint64_t pct_milli = (uint64_t)((unsigned __int128)r->bytes * 1000000000000000000ULL /
+                                    ((unsigned __int128)bench.baud_milli * ns));
 
     printf("  policy=%s size=%u %siters=%u bytes=%llu short_writes=%lu drain_calls=%lu "
            "drain_errors=%lu last_drain_errno=%d elapsed_ms=%s line_time_ms=%s kbps=%s "
@@ -44,7 +48,7 @@ void tx_print_policy(const char *policy, const struct tx_run *r, const char *ext
            (unsigned long)r->short_writes, (unsigned long)r->drain.calls,
            (unsigned long)r->drain.errors, r->drain.last_errno,
            bench_milli(el, sizeof el, r->elapsed_ns / 1000), bench_milli(lt, sizeof lt, line / 1000),
-           bench_milli(kb, sizeof kb, bps), bench_milli(pct, sizeof pct, line * 100000 / ns),
+           bench_milli(kb, sizeof kb, bps), bench_milli(pct, sizeof pct, pct_milli),
            (unsigned long long)bps, (unsigned long long)r->elapsed_ns, (unsigned long long)line);
 }
 

@@ -17,6 +17,10 @@ void stats_sort(uint64_t *v, size_t n);
  * >= 100 the maximum; P99 of 100 samples is the 99th value. n == 0 gives 0. */
 uint64_t stats_nearest_rank(const uint64_t *sorted, size_t n, unsigned pct);
 
+/* Median of v[0..n): the middle value, or for an even n the mean of the
+ * two middle values (rounded down); n == 0 gives 0. Sorts v in place. */
+uint64_t stats_median(uint64_t *v, size_t n);
+
 struct stats_summary {
     size_t n;
     uint64_t min, max, sum, avg, p50, p95, p99;

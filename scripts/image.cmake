@@ -28,16 +28,23 @@ add_dependencies(kernel version_header)
 if(DEFINED BOARD_QEMU_MACHINE)
   # What scripts/qemu-run needs to boot this image.
   file(WRITE ${CMAKE_BINARY_DIR}/qemu.json
-"{\"board\": \"${BOARD}\", \"backend\": \"${BACKEND}\", \"machine\": \"${BOARD_QEMU_MACHINE}\", \"bios\": \"${BOARD_QEMU_BIOS}\", \"kernel\": \"${CMAKE_BINARY_DIR}/kernel.elf\"}\n")
+"{\"board\": \"${BOARD}\", \"backend\": \"${BACKEND}\", \"machine\": \"${BOARD_QEMU_MACHINE}\", \"bios\": \"${BOARD_QEMU_BIOS}\", \"kernel\": \"${CMAKE_BINARY_DIR}/kernel.elf\", \"icount_shift\": ${QEMU_ICOUNT_SHIFT}}\n")
   find_package(Python3 REQUIRED COMPONENTS Interpreter)
   set(QEMU_RUN ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/qemu-run
       --image-dir ${CMAKE_BINARY_DIR} --log ${CMAKE_BINARY_DIR}/run.log)
   add_custom_target(run
     COMMAND ${QEMU_RUN} --mode icount
     DEPENDS kernel USES_TERMINAL
-    COMMENT "Booting ${BOARD}/${BACKEND} on QEMU (-icount shift=0,sleep=off), log in run.log")
+    COMMENT "Booting ${BOARD}/${BACKEND} on QEMU (-icount shift=${QEMU_ICOUNT_SHIFT},sleep=off), log in run.log")
   add_custom_target(run-realtime
     COMMAND ${QEMU_RUN} --mode realtime
     DEPENDS kernel USES_TERMINAL
     COMMENT "Booting ${BOARD}/${BACKEND} on QEMU in real time, log in run.log")
+  # Report of the last run.log (Debian's python3 has matplotlib).
+  find_program(REPORT_PYTHON python3 PATHS /usr/bin NO_DEFAULT_PATH)
+  add_custom_target(report
+    COMMAND ${REPORT_PYTHON} ${CMAKE_SOURCE_DIR}/bench/report/report
+            ${CMAKE_BINARY_DIR}/run.log -o ${CMAKE_BINARY_DIR}/report
+    USES_TERMINAL
+    COMMENT "Report of run.log in ${CMAKE_BINARY_DIR}/report")
 endif()

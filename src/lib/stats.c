@@ -115,3 +115,14 @@ void hist_add(struct hist *h, uint64_t value)
         h->overflow++;
     h->total++;
 }
+
+/* Any context: see stats.h. */
+uint64_t stats_median(uint64_t *v, size_t n)
+{
+    if (n == 0)
+        return 0;
+    stats_sort(v, n);
+    if (n % 2)
+        return v[n / 2];
+    return v[n / 2 - 1] / 2 + v[n / 2] / 2 + (v[n / 2 - 1] % 2 + v[n / 2] % 2) / 2;
+}

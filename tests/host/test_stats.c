@@ -197,6 +197,22 @@ static void test_hist(void)
     CHECK_EQ(h.total, 5);
 }
 
+/* Median: odd count, even count (mean of the middle pair, rounded down),
+ * large values without overflow, empty input. */
+static void test_median(void)
+{
+    uint64_t odd[] = { 9, 1, 5, 7, 3 };
+    uint64_t even[] = { 8, 2, 6, 4 };
+    uint64_t odd_pair[] = { 3, 4 };
+    uint64_t big[] = { UINT64_MAX, UINT64_MAX - 2 };
+    CHECK_EQ(stats_median(odd, 5), 5);
+    CHECK_EQ(stats_median(even, 4), 5);
+    CHECK_EQ(stats_median(odd_pair, 2), 3);
+    CHECK(stats_median(big, 2) == UINT64_MAX - 1);
+    CHECK_EQ(stats_median(odd, 0), 0);
+    CHECK_EQ(odd[0], 1);                   /* sorted in place */
+}
+
 /* Runs every stats test. */
 int main(void)
 {
@@ -204,5 +220,6 @@ int main(void)
     test_nearest_rank();
     test_summarize();
     test_hist();
+    test_median();
     return check_exit("stats");
 }

@@ -158,7 +158,9 @@ def _line_rates(log, an):
         for rec in log.records(sid, kind="policy"):
             size = rec.get("size") or rec.get("total_size") or "?"
             bps, method = None, ""
-            if rec.num("bytes_per_s") is not None and not starryos:
+            if rec.num("bytes") and rec.num("elapsed_ns") and not starryos:
+                bps, method = rec.num("bytes") * 1e9 / rec.num("elapsed_ns"), "bytes / elapsed_ns"
+            elif rec.num("bytes_per_s") is not None and not starryos:
                 bps, method = rec.num("bytes_per_s"), "bytes_per_s"
             elif starryos and rec.num("kbps") is not None:
                 bps, method = rec.num("kbps") * 1024.0, "kbps x 1024"
@@ -175,9 +177,9 @@ def _line_rates(log, an):
             an.line_rates.append(lr)
             if pct is not None and printed is not None and not starryos \
                     and not stats.agrees(printed, pct):
-                an.flags.append("%s %s size=%s: printed line_rate_pct=%s, recomputed %.1f %% "
-                                "(bytes_per_s / (%.1f / 10))" % (sid, lr.policy, size, printed,
-                                                                  pct, an.baud))
+                an.flags.append("%s %s size=%s: printed line_rate_pct=%s, recomputed %.3f %% "
+                                "(%s against %.1f / 10)" % (sid, lr.policy, size, printed,
+                                                             pct, method, an.baud))
 
 
 def _s41(log, an):

@@ -93,6 +93,10 @@ def default_label(log):
 def baud(log):
     """Return (baud_real, explanation) used for line rate and character times."""
     man = log.manifest
+    line = _positive(man.get("line_baud_milli"))
+    if line:
+        return (line / 1000.0, "manifest line_baud_milli=%s (the line the sections used)"
+                % man["line_baud_milli"])
     for key in ("baud_real", "baud"):
         value = _positive(man.get(key))
         if value:

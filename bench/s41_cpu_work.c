@@ -1,0 +1,206 @@
+/* S41: CPU work of a transmission. Per size, bench.rounds rounds of
+ * bench.iters writes and one final drain, each round between two
+ * snapshots of rdinstret/rdcycle, the clock, the CPU accounting (task /
+ * ISR / idle) and the wire model's own cost. instret_* count retired
+ * instructions outside the idle account (rdinstret minus idle instret):
+ * QEMU -icount advances instret through wfi, real cores hardly do; the raw
+ * delta is printed as rdinstret_delta. The model is simulation overhead,
+ * so `_excl_model` figures subtract it. One payload witness per size
+ * covers all its rounds; the round lines are printed after it. */
+#include <stdio.h>
+#include "bench.h"
+#include "clock.h"
+#include "cpu_acct.h"
+#include "crc32.h"
+#include "posix_io.h"
+#include "stats.h"
+#include "wire_model.h"
+
+#define S41_SEED       41
+#define S41_ROUNDS_MAX 8
+#define U(x)           ((unsigned long long)(x))
+
+struct s41_snap {
+    uint64_t instret, cycles, ns;
+    struct cpu_totals acct;
+    struct wire_stats wire;
+};
+
+struct s41_round {
+    struct s41_snap a, b;
+    uint64_t completed;
+    uint32_t writes, shorts;
+    int reset_rc, drain_rc, write_rc;
+    struct bench_drain drain;
+};
+
+/* s41_cpu_work, before and after a round: everything the round needs. */
+static void snap_begin(struct s41_snap *s)
+{
+    cpu_acct_read(&s->acct);
+    wire_model_stats(&s->wire);
+    s->ns = clock_now_ns();
+    s->cycles = rdcycle();
+    s->instret = rdinstret();
+}
+
+/* s41_cpu_work, the end snapshot: the counters first, in reverse order. */
+static void snap_end(struct s41_snap *s)
+{
+    s->instret = rdinstret();
+    s->cycles = rdcycle();
+    s->ns = clock_now_ns();
+    cpu_acct_read(&s->acct);
+    wire_model_stats(&s->wire);
+}
+
+/* Printing helpers (section task): a / b with two decimals, "x.yy". */
+static const char *div2(char *buf, size_t n, uint64_t a, uint64_t b)
+{
+    uint64_t r = b ? a * 100 / b : 0;
+    snprintf(buf, n, "%llu.%02llu", U(r / 100), U(r % 100));
+    return buf;
+}
+
+/* Section task (figures, print_round): instructions retired up to
+ * snapshot s outside the idle account. */
+static uint64_t busy_instret(const struct s41_snap *s)
+{
+    return s->instret - s->acct.idle.instret;
+}
+
+/* Figures of one round: per-byte and percent figures in hundredths
+ * (x100), instructions per write whole. */
+struct s41_fig {
+    uint64_t ipb, ipw, cpb, util, ipb_excl;
+};
+
+/* Section task: the figures of round r (bytes = completed). */
+static struct s41_fig figures(const struct s41_round *r)
+{
+    uint64_t di = busy_instret(&r->b) - busy_instret(&r->a), dc = r->b.cycles - r->a.cycles;
+    uint64_t idle = r->b.acct.idle.cycles - r->a.acct.idle.cycles;
+    uint64_t model = r->b.wire.instret - r->a.wire.instret, bytes = r->completed;
+    struct s41_fig f = { 0 };
+    if (bytes) {
+        f.ipb = di * 100 / bytes;
+        f.cpb = dc * 100 / bytes;
+        f.ipb_excl = (di > model ? di - model : 0) * 100 / bytes;
+    }
+    f.ipw = r->writes ? di / r->writes : 0;
+    f.util = dc ? (dc > idle ? dc - idle : 0) * 10000 / dc : 0;
+    return f;
+}
+
+/* Section task: one `diag=s41-valid` line. */
+static void print_round(unsigned size, unsigned round, uint64_t expected,
+                        const struct s41_round *r)
+{
+    struct s41_fig f = figures(r);
+    char ipb[24], cpb[24], util[24], excl[24], dur[24];
+    uint64_t di = busy_instret(&r->b) - busy_instret(&r->a);
+
+    printf("  diag=s41-valid size=%u round=%u completed=%llu expected=%llu reset_rc=%d "
+           "instret_begin=%llu instret_end=%llu instret_delta=%llu instructions_per_byte=%s "
+           "instructions_per_write=%llu rdinstret_delta=%llu cycles_delta=%llu "
+           "cycles_per_byte=%s drain_rc=%d drain_errors=%lu logical_writes=%lu "
+           "short_writes=%lu write_rc=%d duration_ms=%s cpu_util_pct=%s task_instret=%llu "
+           "isr_instret=%llu idle_instret=%llu idle_cycles=%llu wire_model_instret=%llu "
+           "wire_model_cycles=%llu instructions_per_byte_excl_model=%s\n",
+           size, round, U(r->completed), U(expected), r->reset_rc, U(busy_instret(&r->a)),
+           U(busy_instret(&r->b)), U(di), div2(ipb, sizeof ipb, f.ipb, 100), U(f.ipw),
+           U(r->b.instret - r->a.instret), U(r->b.cycles - r->a.cycles),
+           div2(cpb, sizeof cpb, f.cpb, 100), r->drain_rc, (unsigned long)r->drain.errors,
+           (unsigned long)r->writes, (unsigned long)r->shorts, r->write_rc,
+           bench_milli(dur, sizeof dur, (r->b.ns - r->a.ns) / 1000),
+           div2(util, sizeof util, f.util, 100),
+           U(r->b.acct.tasks.instret - r->a.acct.tasks.instret),
+           U(r->b.acct.isr.instret - r->a.acct.isr.instret),
+           U(r->b.acct.idle.instret - r->a.acct.idle.instret),
+           U(r->b.acct.idle.cycles - r->a.acct.idle.cycles),
+           U(r->b.wire.instret - r->a.wire.instret), U(r->b.wire.cycles - r->a.wire.cycles),
+           div2(excl, sizeof excl, f.ipb_excl, 100));
+}
+
+/* Section task: median figures over the valid rounds. */
+static void print_summary(unsigned size, const struct s41_round *r, const bool *valid, unsigned n)
+{
+    uint64_t v[5][S41_ROUNDS_MAX], m[5];
+    unsigned k = 0;
+    char a[24], c[24], u[24], e[24];
+
+    for (unsigned i = 0; i < n; i++) {
+        if (!valid[i])
+            continue;
+        struct s41_fig f = figures(&r[i]);
+        v[0][k] = f.ipb;
+        v[1][k] = f.ipw;
+        v[2][k] = f.cpb;
+        v[3][k] = f.util;
+        v[4][k] = f.ipb_excl;
+        k++;
+    }
+    for (int j = 0; j < 5; j++)
+        m[j] = stats_median(v[j], k);
+    printf("  diag=s41-summary size=%u valid_rounds=%u median_instructions_per_byte=%s "
+           "median_instructions_per_write=%llu median_cycles_per_byte=%s median_cpu_util_pct=%s "
+           "median_instructions_per_byte_excl_model=%s median_rule=mean-of-middle-pair\n",
+           size, k, div2(a, sizeof a, m[0], 100), U(m[1]), div2(c, sizeof c, m[2], 100),
+           div2(u, sizeof u, m[3], 100), div2(e, sizeof e, m[4], 100));
+}
+
+/* Section task: all rounds of one size; true if every round was valid. */
+static bool run_size(unsigned size)
+{
+    static struct s41_round r[S41_ROUNDS_MAX];
+    bool valid[S41_ROUNDS_MAX];
+    unsigned rounds = bench.rounds < S41_ROUNDS_MAX ? bench.rounds : S41_ROUNDS_MAX;
+    uint64_t expected = (uint64_t)size * bench.iters, total = 0;
+    const uint8_t *p = bench_payload(size, S41_SEED);
+    uint32_t crc = 0;
+    char tag[24];
+    bool all = rounds == bench.rounds;
+
+    printf("  s41-size=%u expected_bytes=%llu iters=%u rounds=%u\n", size, U(expected),
+           bench.iters, rounds);
+    snprintf(tag, sizeof tag, "s41-size-%u", size);
+    bench_payload_begin(tag);
+    for (unsigned k = 0; k < rounds; k++) {
+        struct s41_round *x = &r[k];
+        *x = (struct s41_round){ 0 };
+        x->reset_rc = ioctl(bench.fd, UART_IOC_RESET_COUNTERS);
+        snap_begin(&x->a);
+        for (unsigned i = 0; i < bench.iters && !x->write_rc; i++) {
+            x->write_rc = bench_write_full(p, size, &x->shorts);
+            x->writes++;
+            if (!x->write_rc)
+                x->completed += size;
+        }
+        x->drain_rc = bench_drain(&x->drain);
+        snap_end(&x->b);
+        for (unsigned i = 0; i < x->completed / size; i++)
+            crc = crc32_update(crc, p, size);
+        total += x->completed;
+    }
+    bench_payload_end(tag, total, crc);
+    for (unsigned k = 0; k < rounds; k++) {
+        valid[k] = r[k].completed == expected && !r[k].drain_rc && !r[k].write_rc;
+        all = all && valid[k];
+        print_round(size, k + 1, expected, &r[k]);
+    }
+    print_summary(size, r, valid, rounds);
+    return all;
+}
+
+/* Runner, section task. */
+enum bench_status s41_cpu_work(void)
+{
+    static const unsigned sizes[] = { 64, 256, 1024 };
+    bool ok = true;
+
+    printf("  s41-method instret=rdinstret-minus-idle-instret cycles=rdcycle "
+           "cpu_util=non-idle-cycles/window excl_model=minus-wire-model-instret\n");
+    for (unsigned i = 0; i < 3; i++)
+        ok = run_size(sizes[i]) && ok;
+    return ok ? BENCH_PASS : BENCH_FAIL;
+}

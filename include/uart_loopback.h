@@ -1,0 +1,21 @@
+/* Round trip through the UART's internal loopback (MCR.LOOP): patterned
+ * bytes written in FIFO-sized chunks and read back, CRC-32 on both sides.
+ * Used by the loopback self-test and by section S31 (RX fixed payload). */
+#ifndef UART_LOOPBACK_H
+#define UART_LOOPBACK_H
+
+#include <stdint.h>
+
+struct uart_loopback_result {
+    uint32_t sent, received, mismatched;
+    uint32_t crc_tx, crc_rx;
+    uint64_t elapsed_ns;
+    uint64_t rx_dropped, rx_overruns;   /* counter deltas (async only) */
+};
+
+/* Any task: send bytes through loopback and read them back. Output of
+ * the console must be drained by the caller first (it would loop back).
+ * Returns 0 when every byte came back in order. */
+int uart_loopback_run(uint32_t bytes, uint32_t seed, struct uart_loopback_result *r);
+
+#endif

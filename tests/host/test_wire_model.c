@@ -1,0 +1,163 @@
+/* Wire model (src/drivers/uart/wire_model.c, 115200 baud, 16-byte FIFO)
+ * in fake time: byte timing to the nanosecond, THRE/TEMT/FIFO level at
+ * chosen instants, loss on overflow, the THRE interrupt's time and its
+ * IIR, the DW USR/TFL view. The model's kernel services are stubbed here. */
+#include <stdlib.h>
+#include "check.h"
+#include "csr.h"
+#include "timer.h"
+#include "wire_model.h"
+
+#define BAUD  115200ULL
+#define DEPTH 16ULL
+
+struct host_csr host_csr;   /* declared by csr.h under HOST_TEST */
+static uint64_t now_ns;
+static struct timer *armed;
+static uint64_t armed_at;
+static unsigned dispatches;
+
+/* Stubs of the kernel services the model calls. */
+void host_irq_enabled(void) {}
+uint64_t clock_now_ns(void) { return now_ns; }
+void timer_arm(struct timer *t, uint64_t deadline_ns, struct waker w)
+{
+    (void)w;
+    armed = t;
+    armed_at = deadline_ns;
+}
+bool timer_cancel(struct timer *t)
+{
+    bool was = armed == t;
+    armed = NULL;
+    return was;
+}
+int plic_dispatch(uint32_t irq)
+{
+    (void)irq;
+    dispatches++;
+    return 0;
+}
+
+static const struct uart_cfg ns = { .base = 0x1000, .fifo_depth = 16, .io_width = 1 };
+static const struct uart_cfg dw = { .base = 0x2000, .reg_shift = 2, .io_width = 4,
+                                    .dw_apb = true, .fifo_depth = 16 };
+
+/* Exact time byte k of a burst started at 0 leaves the wire. */
+static uint64_t done_at(uint64_t k)
+{
+    return (k * 10000000000ULL + BAUD - 1) / BAUD;
+}
+
+/* LSR as the model shows it over a real LSR of "idle, nothing received". */
+static uint32_t lsr(const struct uart_cfg *c)
+{
+    return wire_read(c, UART_LSR, UART_LSR_THRE | UART_LSR_TEMT);
+}
+
+/* THR store at the current time; returns whether it reached the UART. */
+static bool put(const struct uart_cfg *c)
+{
+    uint32_t v = 'x';
+    return wire_write(c, UART_THR, &v);
+}
+
+int main(void)
+{
+    struct wire_stats st;
+    wire_model_init(&ns, 10);
+
+    /* Idle line: THRE and TEMT. A 17-byte burst at t=0 fills shifter and FIFO. */
+    CHECK_EQ(lsr(&ns) & (UART_LSR_THRE | UART_LSR_TEMT), UART_LSR_THRE | UART_LSR_TEMT);
+    for (int i = 0; i < 17; i++)
+        CHECK(put(&ns));
+    CHECK_EQ(lsr(&ns) & (UART_LSR_THRE | UART_LSR_TEMT), 0);
+    /* Overflow: the 18th store is lost and counted, not passed on. */
+    CHECK(!put(&ns));
+    wire_model_stats(&st);
+    CHECK_EQ(st.lost, 1);
+    CHECK_EQ(st.bytes, 17);
+    /* FIFO level (DW TFL) at chosen instants: 16 until byte 1 is out. */
+    CHECK_EQ(wire_read(&dw, UART_DW_TFL, 0), 16);
+    now_ns = done_at(1) - 1;
+    CHECK_EQ(wire_read(&dw, UART_DW_TFL, 0), 16);
+    now_ns = done_at(1);
+    CHECK_EQ(wire_read(&dw, UART_DW_TFL, 0), 15);
+    CHECK(put(&ns));                         /* room again: accepted */
+    /* THRE exactly when the FIFO empties (byte 17 enters the shifter). */
+    now_ns = done_at(17) - 1;
+    CHECK_EQ(lsr(&ns) & UART_LSR_THRE, 0);
+    now_ns = done_at(17);
+    CHECK_EQ(lsr(&ns) & (UART_LSR_THRE | UART_LSR_TEMT), UART_LSR_THRE);
+    /* TEMT exactly when the last stop bit is out: 18 bytes x 10 / baud. */
+    now_ns = done_at(18) - 1;
+    CHECK_EQ(lsr(&ns) & UART_LSR_TEMT, 0);
+    now_ns = done_at(18);
+    CHECK_EQ(lsr(&ns) & UART_LSR_TEMT, UART_LSR_TEMT);
+    CHECK_EQ(done_at(18), 1562500);          /* 18 x 86805.55 ns, rounded up */
+
+    /* A long continuous burst: N bytes take exactly N x 10 / baud. */
+    uint64_t start = now_ns = 5000000000ULL, sent = 0;
+    const uint64_t n = 100000;
+    while (sent < n) {
+        while (sent < n && (sent < 17 || (lsr(&ns) & UART_LSR_THRE))) {
+            CHECK(put(&ns));
+            sent++;
+            if (sent % 17 == 0)
+                break;
+        }
+        /* jump to the instant the FIFO empties */
+        now_ns = start + (( (sent - 1) * 10000000000ULL + BAUD - 1) / BAUD);
+    }
+    now_ns = start + (n * 10000000000ULL + BAUD - 1) / BAUD - 1;
+    CHECK_EQ(lsr(&ns) & UART_LSR_TEMT, 0);
+    now_ns += 1;
+    CHECK_EQ(lsr(&ns) & UART_LSR_TEMT, UART_LSR_TEMT);
+    wire_model_stats(&st);
+    CHECK_EQ(st.lost, 1);                    /* still only the deliberate one */
+
+    /* THRE interrupt: IER.THRI stays in the model, the timer is armed for
+     * the FIFO-empty instant, the handler runs, IIR reports THRI once. */
+    start = now_ns = 20000000000ULL;
+    for (int i = 0; i < 17; i++)
+        put(&ns);
+    uint32_t ier = UART_IER_RDI | UART_IER_THRI;
+    CHECK(wire_write(&ns, UART_IER, &ier));
+    CHECK_EQ(ier, UART_IER_RDI);             /* QEMU never sees THRI */
+    CHECK_EQ(wire_read(&ns, UART_IER, UART_IER_RDI), UART_IER_RDI | UART_IER_THRI);
+    CHECK(armed != NULL);
+    CHECK_EQ(armed_at, start + done_at(16));
+    CHECK_EQ(wire_read(&ns, UART_IIR, UART_IIR_NO_INT), UART_IIR_NO_INT);  /* not yet */
+    now_ns = armed_at;
+    armed->fire(armed);
+    CHECK_EQ(dispatches, 1);
+    CHECK_EQ(wire_read(&ns, UART_IIR, UART_IIR_NO_INT) & UART_IIR_ID, UART_IIR_THRI);
+    CHECK_EQ(wire_read(&ns, UART_IIR, UART_IIR_NO_INT), UART_IIR_NO_INT);  /* read cleared it */
+    /* A real RX cause outranks the modelled THRE. */
+    put(&ns);
+    now_ns = start + done_at(18);
+    armed->fire(armed);
+    CHECK_EQ(wire_read(&ns, UART_IIR, 0xC4) & UART_IIR_ID, UART_IIR_RDI);
+    CHECK_EQ(wire_read(&ns, UART_IIR, UART_IIR_NO_INT) & UART_IIR_ID, UART_IIR_THRI);
+    /* Clearing THRI cancels the timer. */
+    ier = UART_IER_RDI;
+    wire_write(&ns, UART_IER, &ier);
+    CHECK(armed == NULL);
+
+    /* DW view: USR BUSY/TFNF/TFE follow the modelled FIFO. */
+    now_ns = 40000000000ULL;
+    uint32_t usr = wire_read(&dw, UART_DW_USR, 0);
+    CHECK_EQ(usr & (UART_DW_USR_BUSY | UART_DW_USR_TFNF | UART_DW_USR_TFE),
+             UART_DW_USR_TFNF | UART_DW_USR_TFE);
+    for (int i = 0; i < 17; i++)
+        put(&dw);
+    usr = wire_read(&dw, UART_DW_USR, 0);
+    CHECK_EQ(usr & (UART_DW_USR_BUSY | UART_DW_USR_TFNF | UART_DW_USR_TFE), UART_DW_USR_BUSY);
+
+    /* The model's own cost is accounted. */
+    wire_model_stats(&st);
+    CHECK(st.calls > 0);
+    CHECK_EQ(st.baud, BAUD);
+    CHECK_EQ(st.fifo, DEPTH);
+    return check_exit("wire_model");
+}
