@@ -4,6 +4,7 @@
 #include "board_info.h"
 #include "csr.h"
 #include "kernel.h"
+#include "timer.h"
 #include "version.h"
 #include "wire_model.h"
 
@@ -19,7 +20,8 @@ enum bench_status s00_manifest(void)
     printf("  backend=%s\n", UARTBENCH_BACKEND);
     printf("  privilege=%s\n", PRIV_NAME);
     printf("  isa=rv64imac\n");
-    printf("  timebase_hz=%llu\n", (unsigned long long)board.timebase_hz);
+    printf("  timebase_hz=%llu timer=%s\n", (unsigned long long)board.timebase_hz,
+           timer_hw_name());
     printf("  uart_base=0x%08lx uart_irq=%lu uart_reg_shift=%u uart_io_width=%u uart_dw_apb=%u\n",
            (unsigned long)u->base, (unsigned long)board.uart_irq, u->reg_shift,
            u->io_width, u->dw_apb);

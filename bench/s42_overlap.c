@@ -183,7 +183,7 @@ enum bench_status s42_overlap(void)
     uint64_t mi = stats_median(it, valid), mt = stats_median(tot, valid), me = stats_median(eff, valid);
     printf("  diag=s42-summary valid_rounds=%u median_useful_iters=%llu "
            "median_total_duration_ms=%s median_overlap_efficiency=%llu.%04llu "
-           "median_rule=lower-middle\n", valid, U(mi), bench_milli(a, sizeof a, mt / 1000),
+           "median_rule=mean-of-middle-pair\n", valid, U(mi), bench_milli(a, sizeof a, mt / 1000),
            U(me / 10000), U(me % 10000));
     return valid == bench.rounds && idle_iters ? BENCH_PASS : BENCH_FAIL;
 }

@@ -20,6 +20,8 @@ _Noreturn void panic_trap(const struct trap_frame *f, const char *what);
 
 /* Boot: remember the device tree passed by QEMU (NULL elsewhere). */
 void bootargs_init(const void *fdt);
+/* Any context: cpu@0's ISA string names extension ext (QEMU boards). */
+bool isa_has_ext(const char *ext);
 /* Any task: the value of key=value in the boot arguments, or NULL. The
  * value is copied into buf (at most n - 1 characters). */
 const char *bootarg(const char *key, char *buf, size_t n);

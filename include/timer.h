@@ -39,5 +39,7 @@ int sched_block_until(uint64_t deadline_ns);
  * register to a tick count (UINT64_MAX: none), interrupts masked. */
 void timer_hw_init(void);
 void timer_hw_set(uint64_t ticks);
+/* Any context: which compare mechanism the board uses (manifest). */
+const char *timer_hw_name(void);
 
 #endif

@@ -64,6 +64,10 @@ enum uart_reg {
 uint32_t uart_read(const struct uart_cfg *c, enum uart_reg r);
 void uart_write(const struct uart_cfg *c, enum uart_reg r, uint32_t v);
 
+/* Any context: store n bytes into THR back to back (a FIFO refill); the
+ * caller has checked that the FIFO has room for them. */
+void uart_write_thr_burst(const struct uart_cfg *c, const uint8_t *p, uint32_t n);
+
 /* Divisor for the configured clock and baud, rounded to nearest. */
 uint32_t uart_divisor(const struct uart_cfg *c);
 /* The baud rate the divisor really gives, in milli-baud. */

@@ -1,24 +1,52 @@
 /* Timer compare register: SBI set_timer in S-mode, CLINT mtimecmp of
  * hart 0 in M-mode (as two 32-bit halves where the board requires it). */
 #include "board_info.h"
+#include "kernel.h"
 #include "mmio.h"
 #include "sbi.h"
 #include "timer.h"
 
 #define CLINT_MTIMECMP0 0x4000UL   /* mtimecmp of hart 0 */
 
-/* Boot, interrupts masked. */
+#if PRIV_S
+#define CSR_STIMECMP 0x14D   /* Sstc: S-mode timer compare */
+
+static bool sstc;
+
+/* Boot, interrupts masked: use Sstc's stimecmp when the CPU has it (the
+ * firmware enables it for S-mode then: OpenSBI >= 1.1 sets menvcfg.STCE),
+ * else the SBI TIME extension. */
+void timer_hw_init(void)
+{
+    sstc = isa_has_ext("sstc");
+}
+
+/* Interrupts masked: program the compare value. */
+void timer_hw_set(uint64_t ticks)
+{
+    if (sstc)
+        __asm__ volatile("csrw %0, %1" :: "i"(CSR_STIMECMP), "r"(ticks));
+    else
+        sbi_call(SBI_EXT_TIME, 0, (long)ticks, 0);
+}
+
+/* Any context: the mechanism in use, for the manifest. */
+const char *timer_hw_name(void)
+{
+    return sstc ? "sstc-stimecmp" : "sbi-set-timer";
+}
+#else
+/* Boot, interrupts masked: nothing to detect. */
 void timer_hw_init(void)
 {
 }
 
-#if PRIV_S
-/* Interrupts masked: SBI TIME extension, set_timer(ticks). */
-void timer_hw_set(uint64_t ticks)
+/* Any context: the mechanism in use, for the manifest. */
+const char *timer_hw_name(void)
 {
-    sbi_call(SBI_EXT_TIME, 0, (long)ticks, 0);
+    return board.clint_split32 ? "clint-mtimecmp-32bit-halves" : "clint-mtimecmp";
 }
-#else
+
 /* Interrupts masked: write mtimecmp. Split writes first raise the high
  * half to all ones so no intermediate value lies in the past. */
 void timer_hw_set(uint64_t ticks)

@@ -26,8 +26,9 @@ static const struct uart_cfg *cfg;
 static struct ring tx, rx;
 static uint8_t tx_store[UART_TX_RING_SIZE], rx_store[UART_RX_RING_SIZE];
 static struct waker tx_space_waiter, drain_waiter, rx_waiter;
-static volatile bool thre_on;         /* THRE interrupt enabled: TX busy */
-static volatile uint64_t fifo_empty_ns; /* when THRE last saw ring+FIFO empty */
+static volatile bool thre_on;         /* THRE interrupt enabled */
+static volatile bool fifo_empty_seen; /* THRE saw ring and FIFO empty ... */
+static volatile uint64_t fifo_empty_ns; /* ... at this time (shifter then busy) */
 static uint32_t ier;
 static uint64_t char_ns;
 static struct uart_counters ctr;
@@ -76,8 +77,7 @@ static unsigned tx_refill(bool *fifo_was_empty)
             break;
         if (k > room - sent)
             k = room - sent;
-        for (uint32_t i = 0; i < k; i++)
-            uart_write(cfg, UART_THR, p[i]);
+        uart_write_thr_burst(cfg, p, k);
         ring_consume(&tx, k);
         ctr.ring_pop_calls++;
         sent += k;
@@ -96,19 +96,36 @@ static void ier_update(uint32_t set, uint32_t clear)
     uart_write(cfg, UART_IER, ier);
 }
 
-/* THRE interrupt: refill; with ring and FIFO really empty (an IIR=0xC1
- * entry may come while the FIFO still holds bytes), stop TX interrupts
- * and wake the drainer. Writers waiting for ring space are woken. */
+/* Interrupts masked: stop THRE interrupts. */
+static void thre_stop(void)
+{
+    ier_update(0, UART_IER_THRI);
+    thre_on = false;
+}
+
+/* THRE interrupt: refill the FIFO from the ring. THRE stays enabled while
+ * the ring has bytes, or while a drainer waits for the FIFO to empty:
+ * that event (ring and FIFO really empty; an IIR=0xC1 entry may come with
+ * the FIFO still holding bytes) is stamped and wakes the drainer. Without
+ * a drainer the last refill stops THRE at once: no interrupt is spent on
+ * an event nobody waits for. Writers waiting for ring space are woken. */
 static void tx_irq(void)
 {
     bool fifo_empty;
 
     ctr.tx_irqs++;
-    if (tx_refill(&fifo_empty) == 0 && fifo_empty && ring_used(&tx) == 0) {
-        ier_update(0, UART_IER_THRI);
-        thre_on = false;
-        fifo_empty_ns = clock_now_ns();
-        waker_wake(&drain_waiter);
+    unsigned sent = tx_refill(&fifo_empty);
+    if (sent)
+        fifo_empty_seen = false;
+    if (ring_used(&tx) == 0) {
+        if (sent == 0 && fifo_empty) {
+            thre_stop();
+            fifo_empty_seen = true;
+            fifo_empty_ns = clock_now_ns();
+            waker_wake(&drain_waiter);
+        } else if (sent && !drain_waiter.task) {
+            thre_stop();
+        }
     }
     waker_wake(&tx_space_waiter);
 }
@@ -183,16 +200,19 @@ int uart_be_init(const struct uart_cfg *c, uint32_t irq)
     return irq_register(irq, uart_isr, 0);
 }
 
-/* Task: when TX is idle, load the FIFO now and enable THRE; the
- * interrupt does the rest. */
+/* Task: when THRE interrupts are off, load the FIFO now; if bytes are
+ * left in the ring, enable THRE and let the interrupt do the rest. */
 static void tx_kick(void)
 {
     unsigned long f = irq_save();
     if (!thre_on && ring_used(&tx)) {
         bool fifo_empty;
-        tx_refill(&fifo_empty);
-        thre_on = true;
-        ier_update(UART_IER_THRI, 0);
+        if (tx_refill(&fifo_empty))
+            fifo_empty_seen = false;
+        if (ring_used(&tx)) {
+            thre_on = true;
+            ier_update(UART_IER_THRI, 0);
+        }
     }
     irq_restore(f);
 }
@@ -219,7 +239,6 @@ static void wait_for(struct waker *w, bool (*cond)(void))
 
 static bool tx_has_space(void) { return ring_free(&tx) != 0; }
 static bool rx_has_data(void) { return ring_used(&rx) != 0; }
-static bool tx_idle(void) { return !thre_on; }
 
 /* Task. */
 ssize_t uart_be_write(const void *buf, size_t n, bool nonblock)
@@ -254,21 +273,34 @@ ssize_t uart_be_read(void *buf, size_t n, bool nonblock)
     }
 }
 
-/* Task: wait for ring and FIFO to empty (woken by THRE), then for the
- * shifter: sleep until the last stop bit is due, confirm LSR.TEMT. */
+/* Task: wait until the ring is empty and THRE has seen the FIFO empty
+ * (asking for that interrupt if it is off), then for the shifter: sleep
+ * until the last stop bit is due and confirm LSR.TEMT. */
 int uart_be_drain(void)
 {
     uint64_t deadline = clock_now_ns() + UART_DRAIN_MARGIN_NS +
                         2 * char_ns * (ring_used(&tx) + cfg->fifo_depth + 1U);
 
     ctr.drain_calls++;
-    while (thre_on || ring_used(&tx)) {
+    for (;;) {
         unsigned long f = irq_save();
+        if (!thre_on && ring_used(&tx) == 0) {
+            if (fifo_empty_seen) {
+                irq_restore(f);
+                break;
+            }
+            if (lsr_read() & UART_LSR_TEMT) {
+                irq_restore(f);
+                return 0;
+            }
+            thre_on = true;               /* ask for the FIFO-empty event */
+            ier_update(UART_IER_THRI, 0);
+        }
         drain_waiter = waker_current();
-        int rc = tx_idle() ? 0 : sched_block_until(deadline);
+        int rc = sched_block_until(deadline);
         drain_waiter.task = 0;
         irq_restore(f);
-        if (rc == -ETIMEDOUT) {
+        if (rc == -ETIMEDOUT && (thre_on || ring_used(&tx))) {
             ctr.drain_timeouts++;
             return -ETIMEDOUT;
         }
@@ -288,10 +320,17 @@ int uart_be_drain(void)
 /* Task. */
 size_t uart_be_rx_available(void) { return ring_used(&rx); }
 
-/* Task: bytes in the ring plus, while TX runs, up to a FIFO's worth. */
+/* Task: bytes in the ring plus those still in the hardware: exact on DW
+ * (TFL, plus the shifter); on a 16550 only "none", "at most the shifter"
+ * (THRE) or "up to a FIFO's worth" can be told apart. */
 size_t uart_be_tx_pending(void)
 {
-    return ring_used(&tx) + (thre_on ? cfg->fifo_depth : 0);
+    uint32_t lsr = lsr_now();
+    size_t hw = 0;
+    if (!(lsr & UART_LSR_TEMT))
+        hw = cfg->dw_apb ? uart_read(cfg, UART_DW_TFL) + 1U
+                         : (lsr & UART_LSR_THRE) ? 1U : cfg->fifo_depth;
+    return ring_used(&tx) + hw;
 }
 
 /* Task. */

@@ -52,6 +52,26 @@ void uart_write(const struct uart_cfg *c, enum uart_reg r, uint32_t v)
 #endif
 }
 
+/* Any context (THRE interrupt): the address and width are worked out
+ * once, not per byte; with the wire model every byte goes through it. */
+void uart_write_thr_burst(const struct uart_cfg *c, const uint8_t *p, uint32_t n)
+{
+#if WIRE_BAUD || defined(HOST_TEST)
+    for (uint32_t i = 0; i < n; i++)
+        uart_write(c, UART_THR, p[i]);
+#else
+    if (c->io_width == 4) {
+        volatile uint32_t *thr = (volatile uint32_t *)(c->base + ((uintptr_t)UART_THR << c->reg_shift));
+        for (uint32_t i = 0; i < n; i++)
+            *thr = p[i];
+    } else {
+        volatile uint8_t *thr = (volatile uint8_t *)(c->base + ((uintptr_t)UART_THR << c->reg_shift));
+        for (uint32_t i = 0; i < n; i++)
+            *thr = p[i];
+    }
+#endif
+}
+
 /* Boot: divisor = clock / (16 * baud), rounded to nearest. */
 uint32_t uart_divisor(const struct uart_cfg *c)
 {
