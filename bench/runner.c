@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include "bench.h"
 #include "board_info.h"
 #include "clock.h"
@@ -58,10 +59,29 @@ struct section_run {
 static uint64_t stacks[NSECTIONS][SECTION_STACK_WORDS];
 static struct section_run *running;
 
+/* Section task: the boot argument stall=<Sxx>:<spin|block> makes that
+ * section hang (a spin with interrupts on, or a block nobody wakes), so
+ * tests can prove the deadline path: TIMEOUT, and the run goes on. */
+static void maybe_stall(const struct bench_section *s)
+{
+    char arg[16];
+    size_t n = strlen(s->id);
+    if (!bootarg("stall", arg, sizeof arg) || strncmp(arg, s->id, n) || arg[n] != ':')
+        return;
+    printf("  stall=%s\n", arg);
+    console_flush();
+    if (strcmp(arg + n + 1, "spin") == 0)
+        for (volatile int spin = 1; spin;)
+            ;
+    for (;;)
+        sched_block();
+}
+
 /* Section task body. */
 static void section_main(void *arg)
 {
     struct section_run *r = arg;
+    maybe_stall(r->s);
     r->status = r->s->run();
     console_flush();
     r->done = true;
