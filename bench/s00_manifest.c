@@ -12,7 +12,7 @@
 enum bench_status s00_manifest(void)
 {
     char mode[16];
-    const struct uart_cfg *u = &board.uart;
+    const struct uart_cfg *u = &uart0;
     uint64_t real = uart_real_baud_milli(u);
 
     printf("  version=%s\n", UARTBENCH_VERSION);
@@ -25,7 +25,7 @@ enum bench_status s00_manifest(void)
     printf("  uart_base=0x%08lx uart_irq=%lu uart_reg_shift=%u uart_io_width=%u uart_dw_apb=%u\n",
            (unsigned long)u->base, (unsigned long)board.uart_irq, u->reg_shift,
            u->io_width, u->dw_apb);
-    printf("  fifo_depth=%u\n", u->fifo_depth);
+    printf("  fifo_depth=%u fifo_depth_source=%s\n", u->fifo_depth, uart0_fifo_source);
     printf("  baud=%lu uart_clock_hz=%lu divisor=%lu baud_real=%llu.%03llu\n",
            (unsigned long)u->baud, (unsigned long)u->clock_hz,
            (unsigned long)uart_divisor(u), (unsigned long long)(real / 1000),

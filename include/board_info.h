@@ -18,11 +18,18 @@ struct board_info {
     uintptr_t clint_base;
     bool clint_split32;      /* mtimecmp writable only as 32-bit halves */
     uintptr_t test_device;   /* QEMU finisher, 0 when absent */
+    uint32_t plic_nsources;  /* interrupt sources, for the boot-time reset */
     bool has_fdt;
     struct uart_cfg uart;
 };
 
 extern const struct board_info board;
+
+/* UART0 as found at boot: board.uart, with the TX FIFO depth read from
+ * the hardware where it can be (DW CPR). Every user of the UART takes
+ * this one; it is written only by board_early_init(). */
+extern struct uart_cfg uart0;
+extern const char *uart0_fifo_source;   /* "board" or "cpr" */
 
 /* Boot, interrupts masked, before any output: clocks, pins, caches. */
 void board_early_init(void);

@@ -68,6 +68,10 @@ void uart_write(const struct uart_cfg *c, enum uart_reg r, uint32_t v);
  * caller has checked that the FIFO has room for them. */
 void uart_write_thr_burst(const struct uart_cfg *c, const uint8_t *p, uint32_t n);
 
+/* Boot: the TX FIFO depth a DW UART reports in CPR.FIFO_MODE (bits
+ * 23:16, in units of 16 bytes), or 0 when unknown (no CPR, not DW). */
+unsigned uart_fifo_depth_probe(const struct uart_cfg *c);
+
 /* Divisor for the configured clock and baud, rounded to nearest. */
 uint32_t uart_divisor(const struct uart_cfg *c);
 /* The baud rate the divisor really gives, in milli-baud. */

@@ -10,7 +10,7 @@
 #define BOARD_TICK_NS_NUM     125U          /* ns = ticks * 125 / 3 */
 #define BOARD_TICK_NS_DEN     3U
 #define BOARD_HAS_FDT         0             /* FEL passes no device tree */
-#define BOARD_CPU_C906        1
+#define BOARD_CPU_C906        1             /* src/arch/riscv/c906.S at entry */
 
 /* serial@2500000: snps,dw-apb-uart, reg-shift 2, reg-io-width 4, PLIC 18. */
 #define BOARD_UART_BASE       0x02500000UL
@@ -35,6 +35,7 @@
 /* interrupt-controller@10000000: T-Head PLIC; context 0 = hart 0 M-mode. */
 #define BOARD_PLIC_BASE       0x10000000UL
 #define BOARD_PLIC_CONTEXT    0U
+#define BOARD_PLIC_NSOURCES   175U          /* riscv,ndev */
 #define BOARD_PLIC_CTRL       0x101FFFFCUL  /* PLIC_CTRL: S-mode access */
 /* clint@14000000: mtimecmp as 32-bit halves; mtime only via the time CSR. */
 #define BOARD_CLINT_BASE      0x14000000UL

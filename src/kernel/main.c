@@ -24,15 +24,15 @@ void kmain(unsigned long hartid, const void *fdt)
     (void)hartid;
     board_early_init();
     trap_init();
-    uart_hw_init(&board.uart);
+    uart_hw_init(&uart0);
     bootargs_init(board.has_fdt ? fdt : 0);
     sched_init(__stack_bottom);
     cpu_acct_init();
     timer_init();
     plic_init();
-    wire_model_init(&board.uart, board.uart_irq);
+    wire_model_init(&uart0, board.uart_irq);
     irq_enable();
-    if (uart_be_init(&board.uart, board.uart_irq))
+    if (uart_be_init(&uart0, board.uart_irq))
         panic("UART backend %s failed to start", uart_be_name);
     posix_io_init();
     stdio_use_backend();

@@ -27,8 +27,8 @@ static void panic_puts(const char *s)
 {
     for (; *s; s++) {
         if (*s == '\n')
-            uart_putc_polled(&board.uart, '\r');
-        uart_putc_polled(&board.uart, *s);
+            uart_putc_polled(&uart0, '\r');
+        uart_putc_polled(&uart0, *s);
     }
 }
 

@@ -20,6 +20,7 @@ const struct board_info board = {
     .clint_base = BOARD_CLINT_BASE,
     .clint_split32 = BOARD_CLINT_SPLIT32,
     .test_device = BOARD_TEST_DEVICE,
+    .plic_nsources = BOARD_PLIC_NSOURCES,
     .has_fdt = BOARD_HAS_FDT,
     .uart = {
         .base = BOARD_UART_BASE,
@@ -32,10 +33,14 @@ const struct board_info board = {
     },
 };
 
+struct uart_cfg uart0;
+const char *uart0_fifo_source = "board";
+
 /* Boot, interrupts masked, before any output. On the D1 nothing is
  * assumed about what the boot ROM left: UART0 clock and reset, pins. */
 void board_early_init(void)
 {
+    uart0 = board.uart;
 #if defined(BOARD_CCU_UART_BGR)
     mmio_write32(BOARD_CCU_UART_BGR,
                  mmio_read32(BOARD_CCU_UART_BGR) | BOARD_CCU_UART0_GATE | BOARD_CCU_UART0_RST);
@@ -45,4 +50,9 @@ void board_early_init(void)
            (BOARD_GPIO_FUNC_UART0 << BOARD_GPIO_PB9_SHIFT);
     mmio_write32(BOARD_GPIO_PB_CFG1, cfg);
 #endif
+    unsigned depth = uart_fifo_depth_probe(&uart0);
+    if (depth) {
+        uart0.fifo_depth = (uint16_t)depth;
+        uart0_fifo_source = "cpr";
+    }
 }

@@ -22,7 +22,7 @@ void kernel_exit(int code)
     }
     irq_save();
     uart_be_flush_polled();
-    uart_wait_idle_polled(&board.uart);
+    uart_wait_idle_polled(&uart0);
     if (board.test_device) {
         mmio_write32(board.test_device,
                      code ? ((uint32_t)code << 16) | FINISHER_FAIL : FINISHER_PASS);

@@ -22,11 +22,14 @@ struct irq_slot {
 static struct irq_slot slots[PLIC_MAX_HANDLERS];
 static unsigned nslots;
 
-/* Boot, interrupts masked. */
+/* Boot, interrupts masked: nothing assumed about what firmware or boot
+ * ROM left: every source of this context disabled, threshold 0. */
 void plic_init(void)
 {
     if (board.plic_ctrl)
         mmio_write32(board.plic_ctrl, PLIC_CTRL_S_ACCESS);
+    for (uint32_t irq = 0; irq <= board.plic_nsources; irq += 32)
+        mmio_write32(PLIC_ENABLE(board.plic_context, irq), 0);
     mmio_write32(PLIC_THRESHOLD(board.plic_context), 0);
     csr_set(CSR_XIE, 1UL << IRQ_XEXT);
 }
@@ -43,6 +46,7 @@ int irq_register(uint32_t irq, irq_handler_t fn, void *arg)
     mmio_write32(PLIC_PRIORITY(irq), 1);
     uintptr_t en = PLIC_ENABLE(board.plic_context, irq);
     mmio_write32(en, mmio_read32(en) | (1U << (irq % 32)));
+    mmio_write32(PLIC_CLAIM(board.plic_context), irq);   /* release a stale claim */
     irq_restore(f);
     return 0;
 }

@@ -1,6 +1,9 @@
 /* Image entry point. Entered on every hart QEMU or the loader starts:
- * a0 = hart id, a1 = device tree (QEMU boards). Hart 0 boots; any other
- * hart parks with interrupts masked. */
+ * a0 = hart id (S-mode: from OpenSBI; M-mode: read from mhartid, since a
+ * boot ROM such as the D1's FEL leaves a0 undefined), a1 = device tree
+ * (QEMU boards only). Hart 0 boots; any other hart parks with interrupts
+ * masked. */
+#include "board.h"
 #include "csr.h"
 
     .section .text.start, "ax"
@@ -12,7 +15,13 @@ _start:
     .option pop
     csrw    CSR_XIE, zero
     csrci   CSR_XSTATUS, XSTATUS_XIE
+#if PRIV_M
+    csrr    a0, mhartid
+#endif
     bnez    a0, hart_park
+#if BOARD_CPU_C906
+    call    c906_early_init     /* caches and T-Head extensions, no stack */
+#endif
 
     la      sp, __stack_top
     la      tp, __tls_base

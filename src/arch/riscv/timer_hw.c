@@ -36,9 +36,13 @@ const char *timer_hw_name(void)
     return sstc ? "sstc-stimecmp" : "sbi-set-timer";
 }
 #else
-/* Boot, interrupts masked: nothing to detect. */
+#define CLINT_MSIP0 0x0000UL   /* software interrupt pending of hart 0 */
+
+/* Boot, interrupts masked: clear a software interrupt the boot ROM may
+ * have left pending (mtimecmp is set by timer_init right after). */
 void timer_hw_init(void)
 {
+    mmio_write32(board.clint_base + CLINT_MSIP0, 0);
 }
 
 /* Any context: the mechanism in use, for the manifest. */

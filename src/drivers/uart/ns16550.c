@@ -72,6 +72,19 @@ void uart_write_thr_burst(const struct uart_cfg *c, const uint8_t *p, uint32_t n
 #endif
 }
 
+#define UART_DW_CPR_FIFO_SHIFT 16
+#define UART_DW_CPR_FIFO_MASK  0xFFU
+#define UART_DW_CPR_FIFO_UNIT  16U
+
+/* Boot: CPR.FIFO_MODE x 16, 0 when the register is absent (reads 0). */
+unsigned uart_fifo_depth_probe(const struct uart_cfg *c)
+{
+    if (!c->dw_apb)
+        return 0;
+    uint32_t cpr = uart_read(c, UART_DW_CPR);
+    return ((cpr >> UART_DW_CPR_FIFO_SHIFT) & UART_DW_CPR_FIFO_MASK) * UART_DW_CPR_FIFO_UNIT;
+}
+
 /* Boot: divisor = clock / (16 * baud), rounded to nearest. */
 uint32_t uart_divisor(const struct uart_cfg *c)
 {
