@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "bench.h"
 #include "board_info.h"
@@ -150,6 +151,10 @@ static void bench_env_init(void)
     bench.samples = bench.quick ? 10 : 50;
     struct uart_counters c;
     bench.async = uart_be_counters(&c) == 0;
+    char shift[8];
+    bench.instret_scale = 1;
+    if (bootarg("icount_shift", shift, sizeof shift))
+        bench.instret_scale = 1U << (atoi(shift) & 31);
 }
 
 /* Boot task. */

@@ -28,6 +28,8 @@ struct bench_env {
     unsigned rounds;          /* S41/S42 rounds: 5 (quick: 2) */
     unsigned groups;          /* S43 groups per phase: 5 (quick: 1) */
     unsigned samples;         /* S43 samples per group: 50 (quick: 10) */
+    unsigned instret_scale;   /* instret counts per instruction: QEMU
+                                 -icount shift=N counts 2^N, else 1 */
     bool quick;
     bool async;               /* backend has TX counters and a queue */
 };

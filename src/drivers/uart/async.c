@@ -26,6 +26,7 @@ static const struct uart_cfg *cfg;
 static struct ring tx, rx;
 static uint8_t tx_store[UART_TX_RING_SIZE], rx_store[UART_RX_RING_SIZE];
 static struct waker tx_space_waiter, drain_waiter, rx_waiter;
+static volatile uint32_t tx_space_wanted; /* free bytes the blocked writer waits for */
 static volatile bool thre_on;         /* THRE interrupt enabled */
 static volatile bool fifo_empty_seen; /* THRE saw ring and FIFO empty ... */
 static volatile uint64_t fifo_empty_ns; /* ... at this time (shifter then busy) */
@@ -127,7 +128,8 @@ static void tx_irq(void)
             thre_stop();
         }
     }
-    waker_wake(&tx_space_waiter);
+    if (tx_space_waiter.task && ring_free(&tx) >= tx_space_wanted)
+        waker_wake(&tx_space_waiter);
 }
 
 /* RX interrupt: move every received byte into the RX ring, counting
@@ -237,7 +239,7 @@ static void wait_for(struct waker *w, bool (*cond)(void))
     irq_restore(f);
 }
 
-static bool tx_has_space(void) { return ring_free(&tx) != 0; }
+static bool tx_has_space(void) { return ring_free(&tx) >= tx_space_wanted; }
 static bool rx_has_data(void) { return ring_used(&rx) != 0; }
 
 /* Task. */
@@ -253,6 +255,11 @@ ssize_t uart_be_write(const void *buf, size_t n, bool nonblock)
         tx_kick();
         if (done == n || nonblock)
             break;
+        /* Wake-up watermark: a quarter of the ring, or all that is left
+         * to write, so a big writer is woken once per many refills, not
+         * once per FIFO's worth. */
+        uint32_t left = (uint32_t)(n - done), quarter = ring_capacity(&tx) / 4;
+        tx_space_wanted = left < quarter ? left : quarter;
         ctr.writer_blocks++;
         wait_for(&tx_space_waiter, tx_has_space);
     }
