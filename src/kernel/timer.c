@@ -1,5 +1,4 @@
 /* Tickless timer queue on top of the one hardware compare register. */
-#include <errno.h>
 #include "clock.h"
 #include "csr.h"
 #include "timer.h"
@@ -63,30 +62,4 @@ bool timer_cancel(struct timer *t)
     bool was = timerq_cancel(&queue, &t->entry);
     irq_restore(f);
     return was;   /* the hardware may still fire once; the ISR finds nothing */
-}
-
-/* Any task. */
-int sched_block_until(uint64_t deadline_ns)
-{
-    struct timer t = { 0 };
-
-    if (clock_now_ns() >= deadline_ns)
-        return -ETIMEDOUT;
-    timer_arm(&t, deadline_ns, waker_current());
-    sched_block();
-    timer_cancel(&t);
-    return t.fired ? -ETIMEDOUT : 0;
-}
-
-/* Any task. */
-void sleep_until(uint64_t deadline_ns)
-{
-    while (clock_now_ns() < deadline_ns)
-        sched_block_until(deadline_ns);
-}
-
-/* Any task. */
-void sleep_for(uint64_t ns)
-{
-    sleep_until(clock_now_ns() + ns);
 }

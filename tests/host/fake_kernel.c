@@ -222,25 +222,7 @@ bool timer_cancel(struct timer *t)
     return false;
 }
 
-int sched_block_until(uint64_t deadline_ns)
-{
-    struct timer t = { 0 };
-
-    if (clock_now_ns() >= deadline_ns)
-        return -ETIMEDOUT;
-    timer_arm(&t, deadline_ns, waker_current());
-    sched_block();
-    timer_cancel(&t);
-    return t.fired ? -ETIMEDOUT : 0;
-}
-
-void sleep_until(uint64_t deadline_ns)
-{
-    while (clock_now_ns() < deadline_ns)
-        sched_block_until(deadline_ns);
-}
-
-void sleep_for(uint64_t ns) { sleep_until(clock_now_ns() + ns); }
+/* sched_block_until, sleep_until, sleep_for: the real src/kernel/sleep.c. */
 
 void fk_idle_until(uint64_t t)
 {

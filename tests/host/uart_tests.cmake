@@ -5,7 +5,8 @@
 
 set(UART_TESTS_DIR ${CMAKE_CURRENT_LIST_DIR})
 set(UART_DRV ${SRC}/drivers/uart)
-set(UART_FAKES ${UART_TESTS_DIR}/fake_uart.c ${UART_TESTS_DIR}/fake_kernel.c)
+set(UART_FAKES ${UART_TESTS_DIR}/fake_uart.c ${UART_TESTS_DIR}/fake_kernel.c
+                ${SRC}/kernel/sleep.c)
 
 host_test(uart_regs ${UART_TESTS_DIR}/test_uart_regs.c
           ${UART_DRV}/ns16550.c ${UART_FAKES})
