@@ -146,6 +146,7 @@ static int selftest_busy_irq(void)
 }
 
 int selftest_loopback(void);
+int selftest_posix(void);
 
 /* Boot, main task: run the self-test named by selftest=, then exit. */
 void selftest_from_bootargs(void)
@@ -159,6 +160,8 @@ void selftest_from_bootargs(void)
         ok = selftest_sleep_order();
     else if (strcmp(name, "stack-overflow") == 0)
         ok = selftest_stack_overflow();
+    else if (strcmp(name, "posix") == 0)
+        ok = selftest_posix();
     else if (strcmp(name, "loopback") == 0)
         ok = selftest_loopback();
     else if (strcmp(name, "wakers") == 0)
