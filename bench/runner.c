@@ -67,7 +67,7 @@ static void maybe_stall(const struct bench_section *s)
 {
     char arg[16];
     size_t n = strlen(s->id);
-    if (!bootarg("stall", arg, sizeof arg) || strncmp(arg, s->id, n) || arg[n] != ':')
+    if (!bootarg("stall", arg, sizeof arg) || strncmp(arg, s->id, n) != 0 || arg[n] != ':')
         return;
     printf("  stall=%s\n", arg);
     console_flush();
@@ -157,11 +157,21 @@ static void bench_env_init(void)
         bench.instret_scale = 1U << (atoi(shift) & 31);
 }
 
+/* Boot task: start on the next whole millisecond, so that every later
+ * event has the same phase whatever boot cost (firmware, harts parked):
+ * under icount the run's timing figures are then the same for 1 or 4
+ * harts, not only its results. */
+static void align_start(void)
+{
+    sleep_until((clock_now_ns() / NS_PER_MS + 1) * NS_PER_MS);
+}
+
 /* Boot task. */
 int bench_run_all(void)
 {
     unsigned passed = 0, failed = 0;
 
+    align_start();
     bench_env_init();
     for (unsigned i = 0; i < NSECTIONS; i++) {
         const struct bench_section *s = &sections[i];

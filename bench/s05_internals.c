@@ -43,7 +43,7 @@ static void ring_vs_memcpy(const char *op, bool write_side)
             memcpy(chunk, copy + done, S05_CHUNK);
     }
     uint64_t t2 = clock_now_ns();
-    uint64_t rn = t1 - t0 ? t1 - t0 : 1, mn = t2 - t1 ? t2 - t1 : 1;
+    uint64_t rn = (t1 - t0) ? (t1 - t0) : 1, mn = (t2 - t1) ? (t2 - t1) : 1;
     printf("  diag=s05-ring op=%s bytes=%u chunk=%u ns=%llu kbps=%s memcpy_ns=%llu memcpy_kbps=%s "
            "ring_over_memcpy=%s\n", op, S05_RING, S05_CHUNK, (unsigned long long)rn,
            bench_milli(kb, sizeof kb, (uint64_t)S05_RING * 1000000000ULL / rn),
@@ -66,6 +66,12 @@ enum bench_status s05_internals(void)
      * was printed must have left before it is switched on. */
     console_flush();
     tcdrain(bench.fd);
+    int nb = 1;
+    ioctl(bench.fd, FIONBIO, &nb);
+    while (read(bench.fd, &in, 1) > 0)               /* bytes from before */
+        ;
+    nb = 0;
+    ioctl(bench.fd, FIONBIO, &nb);
     int rc = ioctl(bench.fd, UART_IOC_LOOPBACK, &on);
     for (int i = 0; rc == 0 && i < S05_RX_N; i++) {
         uint64_t t0 = clock_now_ns();

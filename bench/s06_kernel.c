@@ -110,7 +110,7 @@ static void s06_ring(uint32_t chunk)
         off = (off + chunk) % S06_RING_CAP;
     }
     uint64_t i2 = rdinstret(), t2 = clock_now_ns();
-    uint64_t ring_ns = t1 - t0 ? t1 - t0 : 1, copy_ns = t2 - t1 ? t2 - t1 : 1;
+    uint64_t ring_ns = (t1 - t0) ? (t1 - t0) : 1, copy_ns = (t2 - t1) ? (t2 - t1) : 1;
     printf("  diag=s06-ring chunk=%lu bytes=%lu ring_ns=%llu ring_instret=%llu ring_mb_s=%llu "
            "memcpy_ns=%llu memcpy_instret=%llu memcpy_mb_s=%llu ring_over_memcpy=%llu.%03llu\n",
            (unsigned long)chunk, (unsigned long)S06_RING_BYTES, (unsigned long long)ring_ns,

@@ -11,7 +11,7 @@
 #define S11_SEED 11
 #define S12_SEED 12
 #define S13_SEED 13
-#define S12_BATCH 8
+#define S12_BATCH 8U
 #define S13_FRAGMENTS 4
 #define S13_FRAGMENT 64
 
@@ -42,7 +42,7 @@ enum bench_status s11_enqueue(void)
         uint64_t t2 = clock_now_ns();
         for (unsigned k = 0; k < bench.iters; k++)
             crc = crc32_update(crc, p, size);
-        uint64_t bytes = (uint64_t)size * bench.iters, enq = t1 - t0 ? t1 - t0 : 1;
+        uint64_t bytes = (uint64_t)size * bench.iters, enq = (t1 - t0) ? (t1 - t0) : 1;
         bench_payload_end(tag, bytes, crc);
         printf("  policy=no-drain size=%u iters=%u bytes=%llu short_writes=%lu enqueue_ms=%s "
                "final_drain_ms=%s final_drain_rc=%d final_drain_errno=%d drain_calls=%lu "
@@ -93,7 +93,7 @@ enum bench_status s13_writev(void)
     static struct tx_run r;
     struct termios t, saved;
     struct iovec iov[S13_FRAGMENTS];
-    const uint8_t *p = bench_payload(S13_FRAGMENTS * S13_FRAGMENT, S13_SEED);
+    const uint8_t *p = bench_payload((size_t)S13_FRAGMENTS * S13_FRAGMENT, S13_SEED);
     uint32_t calls_short = 0;
 
     tcgetattr(bench.fd, &saved);
@@ -101,7 +101,7 @@ enum bench_status s13_writev(void)
     t.c_oflag |= OPOST | ONLCR;
     int onlcr_rc = tcsetattr(bench.fd, TCSANOW, &t);
     for (int i = 0; i < S13_FRAGMENTS; i++)
-        iov[i] = (struct iovec){ (void *)(p + i * S13_FRAGMENT), S13_FRAGMENT };
+        iov[i] = (struct iovec){ (void *)(p + (size_t)i * S13_FRAGMENT), S13_FRAGMENT };
     r = (struct tx_run){ .size = S13_FRAGMENTS * S13_FRAGMENT, .iters = bench.iters };
     bench_payload_begin("s13-writev");
     uint64_t start = clock_now_ns();

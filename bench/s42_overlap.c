@@ -16,8 +16,8 @@
 #include "stats.h"
 
 #define S42_SEED        42
-#define S42_PAYLOAD     64
-#define S42_CHUNK       1000          /* kernel iterations between yields */
+#define S42_PAYLOAD     64U
+#define S42_CHUNK       1000U         /* kernel iterations between yields */
 #define S42_STACK_WORDS 1024
 #define S42_ROUNDS_MAX  8
 #define U(x)            ((unsigned long long)(x))

@@ -18,12 +18,12 @@
 
 #define S43_SEED        43
 #define S43_INTERVAL_NS 5000000ULL
-#define S43_BURST       4096
+#define S43_BURST       4096U
 #define S43_GROUPS_MAX  5
 #define S43_SAMPLES_MAX 50
 #define S43_SERIES_MAX  (S43_GROUPS_MAX * S43_SAMPLES_MAX)
 #define S43_STACK_WORDS 1024
-#define S43_HIST_BUCKETS 1000
+#define S43_HIST_BUCKETS 1000U
 #define S43_HIST_NS     1000ULL
 #define NS_PER_S        1000000000ULL
 #define U(x)            ((unsigned long long)(x))
@@ -141,7 +141,9 @@ static bool loaded_group(unsigned g, unsigned want)
     char tag[24], sd[24], dm[24];
 
     snprintf(tag, sizeof tag, "s43-loaded-%u", g);
+    struct uart_counters rx0 = { 0 };
     int reset_rc = ioctl(bench.fd, UART_IOC_RESET_COUNTERS);
+    ioctl(bench.fd, UART_IOC_GET_COUNTERS, &rx0);    /* RX counts since boot */
     bench_payload_begin(tag);
     start_sampler(out, want);
     uint64_t t0 = clock_now_ns();
@@ -155,12 +157,15 @@ static bool loaded_group(unsigned g, unsigned want)
     bool ok = smp.valid == want && written == S43_BURST && !d.errors;
     printf("  diag=s43-loaded-group group=%u status=%s reset_rc=%d burst_written=%u expected=%u "
            "write_dur_ns=%llu short_writes=%lu collected=%u errors=%u valid=%u "
-           "sample_duration_ms=%s drain_ms=%s drain_errors=%lu first_run_delay_ns=%llu", g,
+           "sample_duration_ms=%s drain_ms=%s drain_errors=%lu first_run_delay_ns=%llu "
+           "rx_bytes_at_reset=%llu rx_dropped_at_reset=%llu rx_breaks_at_reset=%llu "
+           "rx_overruns_at_reset=%llu", g,
            ok ? "PASS" : "FAIL", reset_rc, written, S43_BURST, U(t1 - t0), (unsigned long)shorts,
            smp.collected, smp.errors, smp.valid,
            bench_milli(sd, sizeof sd, (smp.last_ns - smp.base_ns) / 1000),
            bench_milli(dm, sizeof dm, (t2 - t1) / 1000), (unsigned long)d.errors,
-           U(smp.first_run_ns - smp.base_ns));
+           U(smp.first_run_ns - smp.base_ns), U(rx0.rx_bytes), U(rx0.rx_dropped),
+           U(rx0.rx_breaks), U(rx0.rx_overruns));
     print_first3(out, smp.valid);
     print_group_summary("loaded", out, smp.valid, smp.errors);
     loaded.n += smp.valid;
@@ -205,9 +210,13 @@ static void print_series(const struct s43_phase *ph)
 /* Runner, section task. */
 enum bench_status s43_timer(void)
 {
-    unsigned groups = bench.groups < S43_GROUPS_MAX ? bench.groups : S43_GROUPS_MAX;
-    unsigned want = bench.samples < S43_SAMPLES_MAX ? bench.samples : S43_SAMPLES_MAX;
-    bool ok = groups == bench.groups && want == bench.samples;
+    unsigned groups = bench.groups, want = bench.samples;
+    bool ok = groups <= S43_GROUPS_MAX && want <= S43_SAMPLES_MAX;
+
+    if (groups > S43_GROUPS_MAX)     /* if, not ?: (cppcheck 2.10 false positive) */
+        groups = S43_GROUPS_MAX;
+    if (want > S43_SAMPLES_MAX)
+        want = S43_SAMPLES_MAX;
 
     idle.n = idle.valid_groups = loaded.n = loaded.valid_groups = 0;
     printf("  s43-phase=idle groups=%u samples=%u interval_us=%llu\n", groups, want,

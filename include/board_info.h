@@ -12,7 +12,8 @@ struct board_info {
     const char *name;
     uint64_t timebase_hz;
     uintptr_t plic_base;
-    uint32_t plic_context;
+    uint32_t plic_context;           /* context of hart 0 in this mode */
+    uint32_t plic_contexts_per_hart;
     uintptr_t plic_ctrl;     /* T-Head PLIC_CTRL, 0 when absent */
     uint32_t uart_irq;
     uintptr_t clint_base;

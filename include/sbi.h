@@ -6,6 +6,8 @@
 
 #define SBI_EXT_TIME 0x54494D45L   /* "TIME" */
 #define SBI_EXT_SRST 0x53525354L   /* "SRST" */
+#define SBI_EXT_HSM  0x48534DL     /* "HSM" */
+#define SBI_HSM_HART_START 0
 #define SBI_SRST_SHUTDOWN 0
 #define SBI_SRST_REASON_NONE 0
 #define SBI_SRST_REASON_FAILURE 1
@@ -13,6 +15,6 @@
 struct sbiret { long error; long value; };
 
 /* Any context: one ecall to the SBI firmware. */
-struct sbiret sbi_call(long ext, long fid, long a0, long a1);
+struct sbiret sbi_call(long ext, long fid, long a0, long a1, long a2);
 
 #endif

@@ -67,7 +67,8 @@ int uart_be_drain(void);
 /* Task: bytes waiting in the RX path (FIONREAD) / TX path (TIOCOUTQ). */
 size_t uart_be_rx_available(void);
 size_t uart_be_tx_pending(void);
-/* Task: snapshot / reset the counters; -ENOTTY on the console backend. */
+/* Task: snapshot the counters / reset the TX ones (RX counters count
+ * since boot); -ENOTTY on the console backend. */
 int uart_be_counters(struct uart_counters *out);
 int uart_be_counters_reset(void);
 /* Task: UART internal loopback (MCR.LOOP) on or off, for RX tests. */

@@ -36,6 +36,7 @@
 #define BOARD_PLIC_BASE       0x10000000UL
 #define BOARD_PLIC_CONTEXT    0U
 #define BOARD_PLIC_NSOURCES   175U          /* riscv,ndev */
+#define BOARD_PLIC_CONTEXTS_PER_HART 2U     /* M and S context (one hart) */
 #define BOARD_PLIC_CTRL       0x101FFFFCUL  /* PLIC_CTRL: S-mode access */
 /* clint@14000000: mtimecmp as 32-bit halves; mtime only via the time CSR. */
 #define BOARD_CLINT_BASE      0x14000000UL

@@ -24,6 +24,7 @@
 #define BOARD_PLIC_BASE       0x0c000000UL
 #define BOARD_PLIC_CONTEXT    1U
 #define BOARD_PLIC_NSOURCES   95U           /* riscv,ndev */
+#define BOARD_PLIC_CONTEXTS_PER_HART 2U     /* M and S context per hart */
 /* /soc/clint@2000000: mtimecmp at +0x4000 (M-mode images only). */
 #define BOARD_CLINT_BASE      0x02000000UL
 /* /soc/test@100000: sifive,test1 finisher; carries the exit status. */

@@ -3,6 +3,7 @@
 #include "bench.h"
 #include "board_info.h"
 #include "cpu_acct.h"
+#include "harts.h"
 #include "csr.h"
 #include "kernel.h"
 #include "plic.h"
@@ -21,9 +22,9 @@ void selftest_from_bootargs(void);
 /* Boot, hart 0, interrupts masked, on the boot stack (task "main"). */
 void kmain(unsigned long hartid, const void *fdt)
 {
-    (void)hartid;
     board_early_init();
     trap_init();
+    harts_init(hartid);
     uart_hw_init(&uart0);
     bootargs_init(board.has_fdt ? fdt : 0);
     sched_init(__stack_bottom);

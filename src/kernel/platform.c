@@ -15,6 +15,7 @@ const struct board_info board = {
     .timebase_hz = BOARD_TIMEBASE_HZ,
     .plic_base = BOARD_PLIC_BASE,
     .plic_context = BOARD_PLIC_CONTEXT,
+    .plic_contexts_per_hart = BOARD_PLIC_CONTEXTS_PER_HART,
     .plic_ctrl = BOARD_PLIC_CTRL,
     .uart_irq = BOARD_UART_IRQ,
     .clint_base = BOARD_CLINT_BASE,

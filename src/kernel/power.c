@@ -29,7 +29,7 @@ void kernel_exit(int code)
     }
 #if PRIV_S
     sbi_call(SBI_EXT_SRST, 0, SBI_SRST_SHUTDOWN,
-             code ? SBI_SRST_REASON_FAILURE : SBI_SRST_REASON_NONE);
+             code ? SBI_SRST_REASON_FAILURE : SBI_SRST_REASON_NONE, 0);
 #endif
     hart_park();
 }

@@ -5,6 +5,7 @@ boot noise (StarryOS [BENCH] startup figures are picked out of it); lines
 after "Done." are trailer noise.
 """
 
+import math
 import os
 import re
 
@@ -15,6 +16,7 @@ from . import starry
 DONE_RE = re.compile(r"^\s*Done\.(.*)$")
 VALUES_RE = re.compile(r"^-?[0-9]+(?:\.[0-9]+)?$")
 MAX_SAMPLES_PER_LINE = 32
+MAX_UINT_DIGITS = 18  # counts, indices, sizes: anything longer is damage
 
 
 def parse_file(path):
@@ -190,12 +192,15 @@ class _Parser:
         """Append one `samples` line to its Series."""
         tag, unit, first = rec.get("tag"), rec.get("unit", ""), rec.get("first")
         values_text = rec.get("values")
-        if not tag or first is None or values_text is None or not first.isdigit():
+        if not tag or first is None or values_text is None or _uint(first) is None:
             self.log.warn(rec.line, "samples line without tag=, first= or values= ignored")
             return
         items = [v for v in values_text.split(",") if v != ""]
         if not all(VALUES_RE.match(v) for v in items):
             self.log.warn(rec.line, "samples tag=%s: non-numeric value, line ignored" % tag)
+            return
+        if not all(math.isfinite(float(v)) for v in items):  # e.g. 400 digits
+            self.log.warn(rec.line, "samples tag=%s: value out of range, line ignored" % tag)
             return
         if len(items) > MAX_SAMPLES_PER_LINE:
             self.log.warn(rec.line, "samples tag=%s: %d values on one line (limit %d)"
@@ -208,7 +213,7 @@ class _Parser:
             self.log.warn(rec.line, "samples tag=%s: unit %s differs from %s, line ignored"
                           % (tag, unit, series.unit))
             return
-        series.chunks.append((int(first), values, rec.line))
+        series.chunks.append((_uint(first), values, rec.line))
         _rebuild(series)
 
     def hist(self, rec):
@@ -222,15 +227,15 @@ class _Parser:
             idx, sep, cnt = item.partition(":")
             if not item:
                 continue
-            if not sep or not idx.isdigit() or not cnt.isdigit():
+            if not sep or _uint(idx) is None or _uint(cnt) is None:
                 self.log.warn(rec.line, "hist tag=%s: bad bucket %r ignored" % (tag, item[:20]))
                 continue
-            counts[int(idx)] = counts.get(int(idx), 0) + int(cnt)
+            counts[_uint(idx)] = counts.get(_uint(idx), 0) + _uint(cnt)
         overflow = rec.get("overflow", "0")
         nb = rec.get("nbuckets", "")
         self.log.hists[tag] = Hist(tag=tag, line=rec.line, bucket_ns=rec.num("bucket_ns"),
-                                   nbuckets=int(nb) if nb.isdigit() else None,
-                                   overflow=int(overflow) if overflow.isdigit() else 0,
+                                   nbuckets=_uint(nb),
+                                   overflow=_uint(overflow) or 0,
                                    counts=counts)
 
     def payload_data(self, number, raw):
@@ -257,13 +262,24 @@ class _Parser:
             self.log.warn(rec.line, "payload-end=%s without payload-begin" % rec.tag)
         pending.ended = True
         size, crc = rec.get("bytes", ""), rec.get("crc32", "")
-        pending.expected_bytes = int(size) if size.isdigit() else None
+        pending.expected_bytes = _uint(size)
         try:
             pending.expected_crc = int(crc, 16) if crc.lower().startswith("0x") else None
         except ValueError:
             pending.expected_crc = None
         self.log.payloads.append(pending)
         self.pending_payload = None
+
+
+def _uint(text):
+    """text as an int when it is 1 to MAX_UINT_DIGITS ASCII digits, else None.
+
+    str.isdigit() alone also accepts digits int() rejects ("\u00b2") and
+    lengths int() refuses to convert (over 4300 digits).
+    """
+    if text and len(text) <= MAX_UINT_DIGITS and text.isascii() and text.isdigit():
+        return int(text)
+    return None
 
 
 def _rebuild(series):

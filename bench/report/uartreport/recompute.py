@@ -7,6 +7,7 @@ a model.Log and never raises on odd content.
 """
 
 from dataclasses import dataclass, field
+import math
 
 from . import starry, stats
 from .model import num
@@ -275,7 +276,11 @@ def _hists(log, an):
             continue
         counts, overflow = {}, 0
         for v in series.values:
-            idx = int(v * UNIT_NS[series.unit] // hist.bucket_ns)
+            idx = v * UNIT_NS[series.unit] // hist.bucket_ns
+            if not math.isfinite(idx):  # past every bucket (tiny bucket_ns, huge v)
+                overflow += 1
+                continue
+            idx = int(idx)
             if hist.nbuckets is not None and idx >= hist.nbuckets:
                 overflow += 1
             else:

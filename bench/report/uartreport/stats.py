@@ -58,7 +58,10 @@ def print_tolerance(text):
         exp = int(exponent) if exponent else 0
     except ValueError:
         exp = 0
-    return 10.0 ** (exp - decimals)
+    try:
+        return 10.0 ** (exp - decimals)
+    except OverflowError:  # an exponent beyond the float range: no usable tolerance
+        return math.inf
 
 
 def agrees(printed_text, value):
@@ -68,4 +71,6 @@ def agrees(printed_text, value):
     except (TypeError, ValueError):
         return False
     tol = print_tolerance(printed_text)
+    if not (math.isfinite(printed) and math.isfinite(tol)):
+        return False  # "1e999", "0e999": nothing to compare with
     return abs(printed - value) <= tol * (1 + 1e-9) + 1e-12 * abs(value)

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include "board_info.h"
 #include "csr.h"
+#include "harts.h"
 #include "kernel.h"
 #include "mmio.h"
 #include "plic.h"
@@ -13,6 +14,7 @@
 #define PLIC_MAX_HANDLERS      8
 #define PLIC_CTRL_S_ACCESS     1U   /* T-Head PLIC_CTRL: S-mode may access */
 
+
 struct irq_slot {
     uint32_t irq;
     irq_handler_t fn;
@@ -21,16 +23,18 @@ struct irq_slot {
 
 static struct irq_slot slots[PLIC_MAX_HANDLERS];
 static unsigned nslots;
+static uint32_t ctx;   /* the boot hart's context in this privilege mode */
 
 /* Boot, interrupts masked: nothing assumed about what firmware or boot
  * ROM left: every source of this context disabled, threshold 0. */
 void plic_init(void)
 {
+    ctx = board.plic_context + board.plic_contexts_per_hart * (uint32_t)harts_boot_id();
     if (board.plic_ctrl)
         mmio_write32(board.plic_ctrl, PLIC_CTRL_S_ACCESS);
     for (uint32_t irq = 0; irq <= board.plic_nsources; irq += 32)
-        mmio_write32(PLIC_ENABLE(board.plic_context, irq), 0);
-    mmio_write32(PLIC_THRESHOLD(board.plic_context), 0);
+        mmio_write32(PLIC_ENABLE(ctx, irq), 0);
+    mmio_write32(PLIC_THRESHOLD(ctx), 0);
     csr_set(CSR_XIE, 1UL << IRQ_XEXT);
 }
 
@@ -44,9 +48,9 @@ int irq_register(uint32_t irq, irq_handler_t fn, void *arg)
     unsigned long f = irq_save();
     slots[nslots++] = (struct irq_slot){ irq, fn, arg };
     mmio_write32(PLIC_PRIORITY(irq), 1);
-    uintptr_t en = PLIC_ENABLE(board.plic_context, irq);
+    uintptr_t en = PLIC_ENABLE(ctx, irq);
     mmio_write32(en, mmio_read32(en) | (1U << (irq % 32)));
-    mmio_write32(PLIC_CLAIM(board.plic_context), irq);   /* release a stale claim */
+    mmio_write32(PLIC_CLAIM(ctx), irq);   /* release a stale claim */
     irq_restore(f);
     return 0;
 }
@@ -67,7 +71,7 @@ int plic_dispatch(uint32_t irq)
 /* External interrupt, interrupts masked. */
 void plic_isr(void)
 {
-    uintptr_t claim = PLIC_CLAIM(board.plic_context);
+    uintptr_t claim = PLIC_CLAIM(ctx);
     uint32_t irq;
 
     while ((irq = mmio_read32(claim)) != 0) {

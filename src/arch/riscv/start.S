@@ -1,8 +1,9 @@
-/* Image entry point. Entered on every hart QEMU or the loader starts:
- * a0 = hart id (S-mode: from OpenSBI; M-mode: read from mhartid, since a
- * boot ROM such as the D1's FEL leaves a0 undefined), a1 = device tree
- * (QEMU boards only). Hart 0 boots; any other hart parks with interrupts
- * masked. */
+/* Image entry point. M-mode: entered on every hart the platform starts;
+ * hart 0 (mhartid: a boot ROM such as the D1's FEL leaves a0 undefined)
+ * boots, any other hart parks with interrupts masked. S-mode: the
+ * firmware enters only its boot hart, whatever its number (a0), and the
+ * kernel later moves the others from the firmware into hart_park.
+ * a1 = device tree (QEMU boards only). */
 #include "board.h"
 #include "csr.h"
 
@@ -17,8 +18,8 @@ _start:
     csrci   CSR_XSTATUS, XSTATUS_XIE
 #if PRIV_M
     csrr    a0, mhartid
-#endif
     bnez    a0, hart_park
+#endif
 #if BOARD_CPU_C906
     call    c906_early_init     /* caches and T-Head extensions, no stack */
 #endif
@@ -37,6 +38,8 @@ _start:
 2:
     call    kmain           /* kmain(hartid, fdt) ends in kernel_exit() */
 
+    /* Any hart that is not the boot hart, for good: no interrupt enabled,
+     * so wfi returns only for what the firmware itself handles. */
     .globl hart_park
 hart_park:
     csrw    CSR_XIE, zero

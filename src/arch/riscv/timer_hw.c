@@ -27,7 +27,7 @@ void timer_hw_set(uint64_t ticks)
     if (sstc)
         __asm__ volatile("csrw %0, %1" :: "i"(CSR_STIMECMP), "r"(ticks));
     else
-        sbi_call(SBI_EXT_TIME, 0, (long)ticks, 0);
+        sbi_call(SBI_EXT_TIME, 0, (long)ticks, 0, 0);
 }
 
 /* Any context: the mechanism in use, for the manifest. */

@@ -194,6 +194,7 @@ int uart_be_init(const struct uart_cfg *c, uint32_t irq)
 {
     cfg = c;
     char_ns = uart_char_ns(c);
+    ctr = (struct uart_counters){ 0 };
     ring_init(&tx, tx_store, sizeof tx_store);
     ring_init(&rx, rx_store, sizeof rx_store);
     unsigned long f = irq_save();
@@ -358,7 +359,17 @@ int uart_be_counters(struct uart_counters *out)
 int uart_be_counters_reset(void)
 {
     unsigned long f = irq_save();
+    struct uart_counters keep = ctr;
     ctr = (struct uart_counters){ 0 };
+    /* RX counters stay cumulative since boot: a section resetting the TX
+     * counters must not hide what the line delivered or lost. */
+    ctr.rx_irqs = keep.rx_irqs;
+    ctr.rx_bytes = keep.rx_bytes;
+    ctr.rx_dropped = keep.rx_dropped;
+    ctr.rx_overruns = keep.rx_overruns;
+    ctr.rx_framing = keep.rx_framing;
+    ctr.rx_parity = keep.rx_parity;
+    ctr.rx_breaks = keep.rx_breaks;
     irq_restore(f);
     return 0;
 }
