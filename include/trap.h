@@ -11,6 +11,7 @@
 #define TRAP_FRAME_SIZE   (36 * 8)
 
 #ifndef __ASSEMBLER__
+#include <stddef.h>
 #include <stdint.h>
 
 struct trap_frame {
@@ -21,7 +22,7 @@ struct trap_frame {
     uint64_t tval;
 };
 
-_Static_assert(sizeof(struct trap_frame) == TRAP_FRAME_SIZE, "trap frame layout");
+_Static_assert(sizeof(struct trap_frame) == (size_t)TRAP_FRAME_SIZE, "trap frame layout");
 
 /* Trap entry (interrupts masked by hardware): route to the handlers. */
 void trap_dispatch(struct trap_frame *f);

@@ -41,7 +41,7 @@ int selftest_posix(void)
     expect_err("fcntl-bad-cmd", fcntl(fd, 9999), EINVAL);
     failures += fcntl(fd, F_GETFL) != flags;            /* unchanged */
     expect_err("ioctl-unknown", ioctl(fd, UNKNOWN_IOC, &one), ENOTTY);
-    expect_err("ioctl-fionbio-null", ioctl(fd, FIONBIO, NULL), EFAULT);
+    expect_err("ioctl-fionbio-null", ioctl(fd, FIONBIO, (int *)NULL), EFAULT);
     expect_err("clock-gettime-null", clock_gettime(CLOCK_MONOTONIC, NULL), EFAULT);
     struct timespec bad = { 0, 2000000000L };
     long rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &bad, NULL);

@@ -137,11 +137,10 @@ static void tx_irq(void)
 static void rx_irq(uint32_t iir)
 {
     unsigned n = 0;
-    uint32_t lsr;
 
     ctr.rx_irqs++;
     for (;;) {
-        lsr = lsr_read();
+        uint32_t lsr = lsr_read();
         if (!(lsr & UART_LSR_DR) || n == 4U * cfg->fifo_depth)
             break;
         uint8_t b = (uint8_t)uart_read(cfg, UART_RBR);
@@ -179,9 +178,13 @@ static void uart_isr(void *arg)
             tx_irq();
             break;
         case UART_IIR_BUSY:
-            ctr.busy_detect++;
-            (void)uart_read(cfg, UART_DW_USR);   /* clears busy detect */
-            break;
+            if (cfg->dw_apb) {
+                ctr.busy_detect++;
+                (void)uart_read(cfg, UART_DW_USR);   /* clears busy detect */
+                break;
+            }
+            /* a 16550 has no such cause (and no USR): as an unknown one */
+            __attribute__((fallthrough));
         default:
             (void)uart_read(cfg, UART_MSR);      /* modem status */
             break;
