@@ -21,8 +21,8 @@ static bool expect_eagain(const char *method, int fd)
     ssize_t n = read(fd, buf, sizeof buf);
     int err = n < 0 ? errno : 0;
     bool ok = n < 0 && err == EAGAIN;
-    printf("  method=%s status=%s result=%s read_rc=%d\n", method, ok ? "PASS" : "FAIL",
-           err == EAGAIN ? "EAGAIN" : "unexpected", (int)n);
+    printf("  method=%s status=%s result=%s read_rc=%d errno=%d fd=%d\n", method,
+           ok ? "PASS" : "FAIL", err == EAGAIN ? "EAGAIN" : "unexpected", (int)n, err, fd);
     return ok;
 }
 

@@ -1,6 +1,7 @@
 /* Kernel self-tests chosen by the boot argument selftest=<name>; each
  * prints `selftest=<name> ... status=PASS|FAIL` and ends the run with
  * status 0 or 1. QEMU tests use them to check the scheduler and timer. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "clock.h"
@@ -13,6 +14,7 @@
 #define ST_STACK_WORDS  1024
 #define ST_BUSY_TIMERS  100
 #define ST_BUSY_STEP_NS 50000ULL
+#define ST_ERRNO_MARK   4321
 
 static struct task tasks[ST_TASKS];
 static uint64_t stacks[ST_TASKS][ST_STACK_WORDS];
@@ -136,13 +138,16 @@ static int selftest_busy_irq(void)
     }
     uint64_t end = start + (ST_BUSY_TIMERS + 1) * ST_BUSY_STEP_NS;
     volatile uint64_t work = 0;
+    errno = ST_ERRNO_MARK;         /* thread-local: no interrupt may touch it */
     while (clock_now_ns() < end)
         work++;
+    int errno_seen = errno;
     cpu_acct_read(&b);
-    printf("selftest=busy-irq timers=%d fired=%u isr_instret=%llu busy_iters=%llu\n",
+    printf("selftest=busy-irq timers=%d fired=%u isr_instret=%llu busy_iters=%llu errno_kept=%d\n",
            ST_BUSY_TIMERS, fired_count, (unsigned long long)(b.isr.instret - a.isr.instret),
-           (unsigned long long)work);
-    return fired_count == ST_BUSY_TIMERS && b.isr.instret > a.isr.instret;
+           (unsigned long long)work, errno_seen == ST_ERRNO_MARK);
+    return fired_count == ST_BUSY_TIMERS && b.isr.instret > a.isr.instret &&
+           errno_seen == ST_ERRNO_MARK;
 }
 
 int selftest_loopback(void);
