@@ -22,9 +22,10 @@ void timer_init(void);
 /* Timer interrupt: wake every expired timer, program the next deadline. */
 void timer_isr(void);
 
-/* Any context: arm t to wake w at deadline_ns (re-arms if armed). */
-void timer_arm(struct timer *t, uint64_t deadline_ns, struct waker w);
-/* Any context: disarm t; true if it had not fired yet. */
+/* Any context: arm t to wake w at deadline_ns (re-arms if armed);
+ * 0, or -EINVAL for a NULL timer. */
+int timer_arm(struct timer *t, uint64_t deadline_ns, struct waker w);
+/* Any context: disarm t; true if it had not fired yet (false for NULL). */
 bool timer_cancel(struct timer *t);
 
 /* Any task: sleep until clock_now_ns() >= deadline_ns (returns at once

@@ -46,7 +46,9 @@ bool timerq_cancel(struct timerq *q, struct timerq_entry *e);
  * returns it; NULL if nothing has expired. */
 struct timerq_entry *timerq_pop_expired(struct timerq *q, uint64_t now);
 
-/* Earliest deadline, or UINT64_MAX when the queue is empty. */
+/* Earliest deadline, or UINT64_MAX when the queue is empty.
+ * A NULL queue or entry is refused everywhere: insert and cancel return
+ * false, pop_expired NULL, next_deadline UINT64_MAX; nothing changes. */
 uint64_t timerq_next_deadline(const struct timerq *q);
 
 #endif

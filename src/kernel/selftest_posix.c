@@ -5,6 +5,8 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include "posix_io.h"
+#include "clock.h"
+#include "timer.h"
 #include "uart_backend.h"
 
 #define BAD_FD      99
@@ -56,6 +58,14 @@ int selftest_posix(void)
     while (read(fd, buf, sizeof buf) > 0)            /* empty the port first */
         ;
     expect_err("read-empty-nonblocking", read(fd, buf, sizeof buf), EAGAIN);
+    /* Kernel timer API: a NULL timer is refused, a past deadline returns
+     * at once, nothing is left armed. */
+    int arm_rc = timer_arm(NULL, clock_now_ns() + 1000, waker_current());
+    bool cancel_rc = timer_cancel(NULL);
+    int past_rc = sched_block_until(clock_now_ns() - 1);
+    printf("posix case=timer-bad-args arm_rc=%d cancel=%d past_rc=%d %s\n", arm_rc, cancel_rc,
+           past_rc, arm_rc == -EINVAL && !cancel_rc && past_rc == -ETIMEDOUT ? "ok" : "FAIL");
+    failures += !(arm_rc == -EINVAL && !cancel_rc && past_rc == -ETIMEDOUT);
     failures += close(fd) != 0;
     expect_err("use-after-close", write(fd, buf, 1), EBADF);
     printf("posix failures=%d\n", failures);

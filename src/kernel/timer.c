@@ -1,4 +1,5 @@
 /* Tickless timer queue on top of the one hardware compare register. */
+#include <errno.h>
 #include "clock.h"
 #include "csr.h"
 #include "timer.h"
@@ -44,20 +45,25 @@ void timer_isr(void)
     reprogram();               /* next deadline, or none: clears the IRQ */
 }
 
-/* Any context. */
-void timer_arm(struct timer *t, uint64_t deadline_ns, struct waker w)
+/* Any context: -EINVAL for a NULL timer (nothing armed). */
+int timer_arm(struct timer *t, uint64_t deadline_ns, struct waker w)
 {
+    if (!t)
+        return -EINVAL;
     unsigned long f = irq_save();
     t->waker = w;
     t->fired = false;
     timerq_insert(&queue, &t->entry, deadline_ns);
     reprogram();
     irq_restore(f);
+    return 0;
 }
 
 /* Any context. */
 bool timer_cancel(struct timer *t)
 {
+    if (!t)
+        return false;
     unsigned long f = irq_save();
     bool was = timerq_cancel(&queue, &t->entry);
     irq_restore(f);

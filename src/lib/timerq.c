@@ -38,8 +38,11 @@ static bool unlink_entry(struct timerq *q, struct timerq_entry *e)
 bool timerq_insert(struct timerq *q, struct timerq_entry *e,
                    uint64_t deadline)
 {
-    struct timerq_entry **link = &q->head;
+    struct timerq_entry **link;
 
+    if (q == NULL || e == NULL)
+        return false;
+    link = &q->head;
     if (e->armed)
         unlink_entry(q, e);
     while (*link != NULL && (*link)->deadline <= deadline)
@@ -54,7 +57,7 @@ bool timerq_insert(struct timerq *q, struct timerq_entry *e,
 /* Task or ISR, interrupts masked: disarms e if it is armed in q. */
 bool timerq_cancel(struct timerq *q, struct timerq_entry *e)
 {
-    if (!e->armed)
+    if (q == NULL || e == NULL || !e->armed)
         return false;
     return unlink_entry(q, e);
 }
@@ -63,7 +66,7 @@ bool timerq_cancel(struct timerq *q, struct timerq_entry *e)
  * call repeatedly until it returns NULL, then reprogram the hardware. */
 struct timerq_entry *timerq_pop_expired(struct timerq *q, uint64_t now)
 {
-    struct timerq_entry *e = q->head;
+    struct timerq_entry *e = q != NULL ? q->head : NULL;
 
     if (e == NULL || e->deadline > now)
         return NULL;
@@ -76,5 +79,5 @@ struct timerq_entry *timerq_pop_expired(struct timerq *q, uint64_t now)
 /* Task or ISR, interrupts masked: deadline for the compare register. */
 uint64_t timerq_next_deadline(const struct timerq *q)
 {
-    return q->head != NULL ? q->head->deadline : UINT64_MAX;
+    return q != NULL && q->head != NULL ? q->head->deadline : UINT64_MAX;
 }

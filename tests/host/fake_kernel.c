@@ -199,8 +199,10 @@ void sched_block(void)
 
 /* ---- timers ----------------------------------------------------------------- */
 
-void timer_arm(struct timer *t, uint64_t deadline_ns, struct waker w)
+int timer_arm(struct timer *t, uint64_t deadline_ns, struct waker w)
 {
+    if (!t)
+        return -EINVAL;
     timer_cancel(t);
     if (k.ntimers == FK_MAX_TIMERS)
         fu_fatal("too many armed timers");
@@ -209,6 +211,7 @@ void timer_arm(struct timer *t, uint64_t deadline_ns, struct waker w)
     t->entry.deadline = deadline_ns;
     t->entry.armed = true;
     k.timers[k.ntimers++] = t;
+    return 0;
 }
 
 bool timer_cancel(struct timer *t)

@@ -195,6 +195,33 @@ static void test_pop_expired(void)
 }
 
 /* Runs every timer-queue test. */
+/* Bad arguments, table-driven: every entry refuses a NULL queue or
+ * entry and changes nothing. */
+static void test_bad_args(void)
+{
+    struct timerq q;
+    struct timerq_entry a = { 0 };
+    timerq_init(&q);
+    CHECK(timerq_insert(&q, &a, 500));
+    static const struct { int op; int null_q; } cases[] = {
+        { 0, 1 }, { 0, 0 }, { 1, 1 }, { 1, 0 }, { 2, 1 }, { 3, 1 },
+    };
+    for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct timerq *qq = cases[i].null_q ? NULL : &q;
+        struct timerq_entry *ee = cases[i].null_q ? &a : NULL;
+        switch (cases[i].op) {
+        case 0: CHECK(!timerq_insert(qq, ee, 100)); break;
+        case 1: CHECK(!timerq_cancel(qq, ee)); break;
+        case 2: CHECK(timerq_pop_expired(NULL, UINT64_MAX) == NULL); break;
+        default: CHECK(timerq_next_deadline(NULL) == UINT64_MAX); break;
+        }
+        /* the real queue is untouched: a still armed at 500, alone */
+        CHECK(a.armed);
+        CHECK_EQ(timerq_next_deadline(&q), 500);
+        CHECK(q.head == &a && a.next == NULL);
+    }
+}
+
 int main(void)
 {
     test_random_order();
@@ -202,5 +229,6 @@ int main(void)
     test_cancel();
     test_rearm();
     test_pop_expired();
+    test_bad_args();
     return check_exit("timerq");
 }

@@ -20,11 +20,12 @@ static unsigned dispatches;
 /* Stubs of the kernel services the model calls. */
 void host_irq_enabled(void) {}
 uint64_t clock_now_ns(void) { return now_ns; }
-void timer_arm(struct timer *t, uint64_t deadline_ns, struct waker w)
+int timer_arm(struct timer *t, uint64_t deadline_ns, struct waker w)
 {
     (void)w;
     armed = t;
     armed_at = deadline_ns;
+    return 0;
 }
 bool timer_cancel(struct timer *t)
 {
