@@ -86,16 +86,21 @@ set(FUZZ_SRC_DIR ${CMAKE_CURRENT_LIST_DIR})
 # Ring buffer: random operation sequences against a byte-queue model.
 fuzz_target(fuzz_ring RUNS 100000 SOURCES ${FUZZ_SRC_DIR}/fuzz_ring.c ${PROJECT_SOURCE_DIR}/src/lib/ring.c)
 
-# POSIX layer: argument validation against the mock backend.
+# POSIX layer: argument validation against the mock backend (the target,
+# the input decoder, the reference model, the data path and control calls).
 fuzz_target(fuzz_posix RUNS 200000 SOURCES ${FUZZ_SRC_DIR}/fuzz_posix.c
+  ${FUZZ_SRC_DIR}/fuzz_posix_input.c ${FUZZ_SRC_DIR}/fuzz_posix_model.c
+  ${FUZZ_SRC_DIR}/fuzz_posix_io.c ${FUZZ_SRC_DIR}/fuzz_posix_ctl.c
   ${PROJECT_SOURCE_DIR}/tests/host/fake_backend.c
   ${PROJECT_SOURCE_DIR}/src/io/posix.c ${PROJECT_SOURCE_DIR}/src/io/posix_tty.c
   ${PROJECT_SOURCE_DIR}/src/io/posix_time.c)
 
 # Async backend's interrupt handler on fuzzer-chosen register values
 # (fuzz_uart_isr.c includes src/drivers/uart/async.c to reset its state
-# between inputs and to see its shadow registers).
+# between inputs and to see its shadow registers; the input decoder and
+# fake kernel, and the fake UART, are files of their own).
 fuzz_target(fuzz_uart_isr RUNS 200000 SOURCES ${FUZZ_SRC_DIR}/fuzz_uart_isr.c
+  ${FUZZ_SRC_DIR}/fuzz_uart_isr_kernel.c ${FUZZ_SRC_DIR}/fuzz_uart_isr_mmio.c
   ${PROJECT_SOURCE_DIR}/src/drivers/uart/ns16550.c ${PROJECT_SOURCE_DIR}/src/lib/ring.c)
 
 # Report tool (Python): parse_bytes and analyze on random bytes and on

@@ -1,0 +1,124 @@
+/* libFuzzer target fuzz_uart_isr: the input decoder and the fake kernel
+ * (time, interrupt registration and delivery, blocking) the async backend
+ * runs on (fuzz_uart_isr.h). */
+#include <errno.h>
+
+#include "clock.h"
+#include "csr.h"
+#include "fuzz_uart_isr.h"
+#include "scheduler.h"
+#include "timer.h"
+
+/* ---- input ------------------------------------------------------------ */
+
+const uint8_t *in_p;
+size_t in_n;
+
+bool more(void) { return in_n != 0; }
+
+uint8_t take8_or(uint8_t dflt)
+{
+    if (!in_n)
+        return dflt;
+    in_n--;
+    return *in_p++;
+}
+
+uint8_t take8(void) { return take8_or(0); }
+
+/* ---- the fake kernel: time, interrupt registration, blocking ------------ */
+
+struct host_csr host_csr;
+static struct task main_task = { .name = "fuzz", .state = TASK_RUNNING };
+irq_handler_t handler;
+static void *handler_arg;
+bool woken, in_isr;
+bool no_irq_at_restore;   /* a counter snapshot is compared right after */
+uint64_t now_ns;
+unsigned blocks_this_op;
+
+uint64_t clock_now_ns(void) { return now_ns; }
+
+int irq_register(uint32_t irq, irq_handler_t fn, void *arg)
+{
+    if (irq != IRQ || !fn)
+        FAIL("irq_register(%u, %p)", irq, (void *)(uintptr_t)fn);
+    handler = fn;
+    handler_arg = arg;
+    return 0;
+}
+
+struct task *sched_current(void) { return &main_task; }
+
+void waker_wake(const struct waker *w)
+{
+    if (w && w->task == &main_task)
+        woken = true;
+}
+
+/* Task code unmasked interrupts: one may be pending (input decides). */
+void host_irq_enabled(void)
+{
+    if (!in_isr && !no_irq_at_restore && more() && (take8() & 0x80))
+        run_isr();
+}
+
+void sched_block(void)
+{
+    FAIL("sched_block: a non-blocking call blocked");
+}
+
+/* Block until woken or the deadline: a few interrupts (input decides),
+ * then the wake or the timeout. Interrupts are taken although the caller
+ * masked them: blocking switches away with them enabled. */
+int sched_block_until(uint64_t deadline_ns)
+{
+    if (++blocks_this_op > MAX_BLOCKS_PER_OP)
+        FAIL("blocked %u times in one call: a hang", MAX_BLOCKS_PER_OP);
+    woken = false;
+    for (unsigned n = take8_or(1) % 4; n && !woken; n--)
+        run_isr();
+    if (woken)
+        return 0;
+    if (deadline_ns > now_ns)
+        now_ns = deadline_ns;
+    return -ETIMEDOUT;
+}
+
+void sleep_until(uint64_t deadline_ns)
+{
+    if (++blocks_this_op > MAX_BLOCKS_PER_OP)
+        FAIL("slept %u times in one call: a hang", MAX_BLOCKS_PER_OP);
+    if (take8() & 1)
+        run_isr();
+    if (deadline_ns > now_ns)
+        now_ns = deadline_ns;
+}
+
+/* The interrupt: the handler with interrupts masked, as on the hart. */
+void run_isr(void)
+{
+    if (!handler)
+        return;
+    unsigned long saved = host_csr.xstatus;
+    host_csr.xstatus &= ~(unsigned long)XSTATUS_XIE;
+    bool flushing = f.flushing;      /* an interrupt at the flush's irq_restore */
+    f.flushing = false;
+    in_isr = true;
+    f.isr_iir_reads = 0;
+    f.isr_accesses = 0;
+    f.isr_first_iir = true;
+    f.round_accesses = f.round_rx_data = 0;
+    handler(handler_arg);
+    check_round();
+    /* Per round: IIR, then at most RX (4 x depth LSR+RBR pairs, a last LSR,
+     * a dummy RBR), TX (room read, depth stores, IER) or one more read. */
+    uint64_t bound = async_isr_max_rounds * (8ULL * f.cfg.fifo_depth + 4);
+    if (f.isr_accesses > bound)
+        FAIL("handler made %llu register accesses (bound %llu)",
+             (unsigned long long)f.isr_accesses, (unsigned long long)bound);
+    in_isr = false;
+    f.flushing = flushing;
+    host_csr.xstatus = saved;
+}
+
