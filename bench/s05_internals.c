@@ -84,7 +84,7 @@ enum bench_status s05_internals(void)
     ioctl(bench.fd, UART_IOC_LOOPBACK, &off);
     printf("  s05-rx-latency mode=loopback-mcr rx_line_model=none loopback_rc=%d ok=%d\n", rc, n);
     bench_print_dist("s05-rx-latency", "ns", lat, S05_RX_N);
-    printf("  s05-driver backend=%s fifo_depth_line_chars=%llu tx_ring=%u\n", uart_be_name,
+    printf("  s05-driver backend=%s char_ns=%llu test_ring=%u\n", uart_be_name,
            (unsigned long long)bench.char_ns, S05_RING);
     return rc == 0 && n == S05_RX_N ? BENCH_PASS : BENCH_FAIL;
 }
