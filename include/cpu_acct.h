@@ -15,8 +15,14 @@ struct cpu_totals {
 };
 
 extern struct cpu_acct cpu_acct_isr, cpu_acct_idle;
-extern struct cpu_acct *cpu_acct_owner;
-extern uint64_t cpu_acct_last_cycle, cpu_acct_last_instret;
+
+/* The current owner and the counter values at its last switch (one
+ * object, so the switch addresses it once). */
+struct cpu_acct_now {
+    struct cpu_acct *owner;
+    uint64_t cycle, instret;
+};
+extern struct cpu_acct_now cpu_acct_now;
 
 /* Boot, interrupts masked: start charging the running task. */
 void cpu_acct_init(void);
@@ -28,13 +34,14 @@ void cpu_acct_read(struct cpu_totals *out);
 static inline struct cpu_acct *cpu_acct_switch(struct cpu_acct *to)
 {
     uint64_t c = rdcycle(), i = rdinstret();
-    struct cpu_acct *prev = cpu_acct_owner;
+    struct cpu_acct_now *n = &cpu_acct_now;
+    struct cpu_acct *prev = n->owner;
 
-    prev->cycles += c - cpu_acct_last_cycle;
-    prev->instret += i - cpu_acct_last_instret;
-    cpu_acct_last_cycle = c;
-    cpu_acct_last_instret = i;
-    cpu_acct_owner = to;
+    prev->cycles += c - n->cycle;
+    prev->instret += i - n->instret;
+    n->cycle = c;
+    n->instret = i;
+    n->owner = to;
     return prev;
 }
 

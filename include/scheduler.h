@@ -42,7 +42,7 @@ struct waker {
     struct task *task;
 };
 
-#define TASK_STACK_GUARD_WORDS 4
+#define TASK_STACK_GUARD_WORDS 2
 #define TASK_STACK_GUARD       0x57ACC0DE57ACC0DEULL
 
 /* Boot, interrupts masked: adopt the boot stack as task "main". */
@@ -71,8 +71,6 @@ static inline struct waker waker_current(void) { return (struct waker){ sched_cu
  * finished task or an empty waker does nothing. */
 void waker_wake(const struct waker *w);
 
-/* Any task: number of context switches since boot. */
-uint64_t sched_switches(void);
 
 /* Any context: stack guard check of t; panics naming the task if broken. */
 void sched_check_stack(const struct task *t);

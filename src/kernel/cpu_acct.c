@@ -2,27 +2,26 @@
 #include "cpu_acct.h"
 
 struct cpu_acct cpu_acct_isr, cpu_acct_idle;
-struct cpu_acct *cpu_acct_owner;
-uint64_t cpu_acct_last_cycle, cpu_acct_last_instret;
+struct cpu_acct_now cpu_acct_now;
 static uint64_t boot_cycle, boot_instret;
 
 /* Boot, interrupts masked. */
 void cpu_acct_init(void)
 {
-    cpu_acct_owner = &sched_current()->acct;
-    boot_cycle = cpu_acct_last_cycle = rdcycle();
-    boot_instret = cpu_acct_last_instret = rdinstret();
+    cpu_acct_now.owner = &sched_current()->acct;
+    boot_cycle = cpu_acct_now.cycle = rdcycle();
+    boot_instret = cpu_acct_now.instret = rdinstret();
 }
 
 /* Any task: tasks = everything since boot that was neither ISR nor idle. */
 void cpu_acct_read(struct cpu_totals *out)
 {
     unsigned long f = irq_save();
-    cpu_acct_switch(cpu_acct_owner);
+    cpu_acct_switch(cpu_acct_now.owner);
     out->isr = cpu_acct_isr;
     out->idle = cpu_acct_idle;
-    out->tasks.cycles = cpu_acct_last_cycle - boot_cycle - out->isr.cycles - out->idle.cycles;
-    out->tasks.instret = cpu_acct_last_instret - boot_instret - out->isr.instret -
+    out->tasks.cycles = cpu_acct_now.cycle - boot_cycle - out->isr.cycles - out->idle.cycles;
+    out->tasks.instret = cpu_acct_now.instret - boot_instret - out->isr.instret -
                          out->idle.instret;
     irq_restore(f);
 }

@@ -9,7 +9,6 @@ void switch_context(struct context *from, struct context *to);
 static struct task main_task = { .name = "main", .state = TASK_RUNNING };
 static struct task *current = &main_task;
 static struct task *rq_head, *rq_tail;
-static uint64_t switch_count;
 
 /* Interrupts masked: append t to the run queue. */
 static void rq_push(struct task *t)
@@ -61,8 +60,8 @@ static __attribute__((noinline, noreturn)) void stack_overflow(const struct task
 static inline void check_stack(const struct task *t)
 {
     const uint64_t *g = t->stack_lo;
-    if ((g[0] ^ TASK_STACK_GUARD) | (g[1] ^ TASK_STACK_GUARD) |
-        (g[2] ^ TASK_STACK_GUARD) | (g[3] ^ TASK_STACK_GUARD))
+    _Static_assert(TASK_STACK_GUARD_WORDS == 2, "check every guard word");
+    if ((g[0] ^ TASK_STACK_GUARD) | (g[1] ^ TASK_STACK_GUARD))
         stack_overflow(t);
 }
 
@@ -86,7 +85,7 @@ static __attribute__((noinline)) void idle_wait(void)
 
 /* Task context, interrupts masked, current->state already set: run the
  * next ready task (idling until there is one). */
-static void schedule_locked(void)
+static inline __attribute__((always_inline)) void schedule_locked(void)
 {
     struct task *next;
 
@@ -102,7 +101,6 @@ static void schedule_locked(void)
         struct task *prev = current;
         check_stack(prev);
         current = next;
-        switch_count++;
         cpu_acct_switch(&next->acct);
         switch_context(&prev->ctx, &next->ctx);
     }
@@ -193,8 +191,3 @@ const char *sched_current_name(void)
     return current->name;
 }
 
-/* Any task. */
-uint64_t sched_switches(void)
-{
-    return switch_count;
-}
