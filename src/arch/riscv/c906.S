@@ -14,7 +14,9 @@
 c906_early_init:
     li      t0, MXSTATUS_THEADISAEE
     csrs    CSR_MXSTATUS, t0
-    csrw    CSR_MHCR, zero               /* caches off while invalidating */
+    csrw    CSR_MHCR, zero               /* caches off while invalidating; the
+                                          * FEL ROM runs with the D-cache off, so
+                                          * no dirty line of the image is lost */
     li      t0, MCOR_INV_ALL
     csrs    CSR_MCOR, t0
     fence.i
