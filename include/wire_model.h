@@ -28,7 +28,11 @@ void wire_model_init(const struct uart_cfg *c, uint32_t irq);
 void wire_model_stats(struct wire_stats *out);
 
 /* Register layer hooks (ns16550.c), any context: adjust a value read
- * from register r; filter a write (false: the store is swallowed). */
+ * from register r; filter a write (false: the store is swallowed). The
+ * register layer times each whole register access that goes through the
+ * model and charges it with wire_charge(): with the model on, a register
+ * access is simulation, and its cost is not the driver's. */
+void wire_charge(uint64_t i0, uint64_t c0);
 uint32_t wire_read(const struct uart_cfg *c, enum uart_reg r, uint32_t v);
 bool wire_write(const struct uart_cfg *c, enum uart_reg r, uint32_t *v);
 

@@ -7,6 +7,7 @@
 #include "fake_mmio.h"
 #endif
 #if WIRE_BAUD
+#include "csr.h"
 #include "wire_model.h"
 #endif
 
@@ -18,6 +19,9 @@
 /* Any context: read register r (through the wire model when built in). */
 uint32_t uart_read(const struct uart_cfg *c, enum uart_reg r)
 {
+#if WIRE_BAUD
+    uint64_t i0 = rdinstret(), c0 = rdcycle();
+#endif
     uintptr_t a = c->base + ((uintptr_t)r << c->reg_shift);
     uint32_t v;
 #ifdef HOST_TEST
@@ -30,6 +34,7 @@ uint32_t uart_read(const struct uart_cfg *c, enum uart_reg r)
 #endif
 #if WIRE_BAUD
     v = wire_read(c, r, v);
+    wire_charge(i0, c0);
 #endif
     return v;
 }
@@ -39,8 +44,11 @@ void uart_write(const struct uart_cfg *c, enum uart_reg r, uint32_t v)
 {
     uintptr_t a = c->base + ((uintptr_t)r << c->reg_shift);
 #if WIRE_BAUD
-    if (!wire_write(c, r, &v))
+    uint64_t i0 = rdinstret(), c0 = rdcycle();
+    if (!wire_write(c, r, &v)) {
+        wire_charge(i0, c0);
         return;
+    }
 #endif
 #ifdef HOST_TEST
     fake_mmio_write(a, c->io_width, v);
@@ -49,6 +57,9 @@ void uart_write(const struct uart_cfg *c, enum uart_reg r, uint32_t v)
         *(volatile uint32_t *)a = v;
     else
         *(volatile uint8_t *)a = (uint8_t)v;
+#endif
+#if WIRE_BAUD
+    wire_charge(i0, c0);
 #endif
 }
 

@@ -33,9 +33,9 @@ static uint64_t outstanding(uint64_t now)
     return done >= line_bytes ? 0 : line_bytes - done;
 }
 
-/* Any context: charge the instructions and cycles since *i0, *c0 to the
- * model's own account. */
-static void charge(uint64_t i0, uint64_t c0)
+/* Any context (register layer, THRE delivery): charge the instructions
+ * and cycles since i0, c0 to the model's own account. */
+void wire_charge(uint64_t i0, uint64_t c0)
 {
     st.instret += rdinstret() - i0;
     st.cycles += rdcycle() - c0;
@@ -50,12 +50,12 @@ static void thre_fire(struct timer *t)
     if (ier_thri && outstanding(clock_now_ns()) <= 1) {
         thre_pending = true;
         st.thre_irqs++;
-        charge(i0, c0);
+        wire_charge(i0, c0);
         plic_dispatch(uart_irq);
         i0 = rdinstret();
         c0 = rdcycle();
     }
-    charge(i0, c0);
+    wire_charge(i0, c0);
 }
 
 /* Interrupts masked: schedule the THRE interrupt for when the FIFO empties. */
@@ -86,7 +86,6 @@ void wire_model_stats(struct wire_stats *out)
 /* Register layer, any context: modelled LSR/IIR/IER/USR/TFL bits. */
 uint32_t wire_read(const struct uart_cfg *c, enum uart_reg r, uint32_t v)
 {
-    uint64_t i0 = rdinstret(), c0 = rdcycle();
     unsigned long f = irq_save();
     uint64_t out = outstanding(clock_now_ns());
     uint64_t level = out > 1 ? out - 1 : 0;
@@ -111,7 +110,6 @@ uint32_t wire_read(const struct uart_cfg *c, enum uart_reg r, uint32_t v)
         v = (uint32_t)level;
     }
     st.calls++;
-    charge(i0, c0);
     irq_restore(f);
     return v;
 }
@@ -120,7 +118,6 @@ uint32_t wire_read(const struct uart_cfg *c, enum uart_reg r, uint32_t v)
  * are lost when the modelled FIFO is full); IER.THRI stays in the model. */
 bool wire_write(const struct uart_cfg *c, enum uart_reg r, uint32_t *v)
 {
-    uint64_t i0 = rdinstret(), c0 = rdcycle();
     unsigned long f = irq_save();
     uint64_t now = clock_now_ns();
     bool pass = true;
@@ -156,7 +153,6 @@ bool wire_write(const struct uart_cfg *c, enum uart_reg r, uint32_t *v)
         }
     }
     st.calls++;
-    charge(i0, c0);
     irq_restore(f);
     return pass;
 }
