@@ -76,6 +76,8 @@ unsigned uart_fifo_depth_probe(const struct uart_cfg *c);
 uint32_t uart_divisor(const struct uart_cfg *c);
 /* The baud rate the divisor really gives, in milli-baud. */
 uint64_t uart_real_baud_milli(const struct uart_cfg *c);
+/* Nanoseconds one 8N1 character (10 bits) takes at that baud. */
+uint64_t uart_char_ns(const struct uart_cfg *c);
 
 /* Boot, interrupts masked: program divisor, 8N1, FIFOs; IER cleared. */
 int uart_hw_init(const struct uart_cfg *c);

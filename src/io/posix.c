@@ -44,6 +44,14 @@ static struct posix_file *file_get(int fd)
     return &files[fd];
 }
 
+/* Any task: the open file behind fd unless it is open only for the
+ * other direction (denied: O_WRONLY for reads, O_RDONLY for writes). */
+static struct posix_file *file_for(int fd, int denied)
+{
+    struct posix_file *f = file_get(fd);
+    return f && (f->flags & O_ACCMODE) != denied ? f : NULL;
+}
+
 /* Any task (posix_tty.c): is fd open? */
 bool posix_fd_valid(int fd)
 {
@@ -92,8 +100,8 @@ int POSIX_NAME(close)(int fd)
 /* Any task: received bytes; blocking fds wait for at least one. */
 ssize_t POSIX_NAME(read)(int fd, void *buf, size_t n)
 {
-    struct posix_file *f = file_get(fd);
-    if (!f || (f->flags & O_ACCMODE) == O_WRONLY)
+    struct posix_file *f = file_for(fd, O_WRONLY);
+    if (!f)
         return fail(EBADF);
     if (n == 0)
         return 0;
@@ -217,8 +225,8 @@ static ssize_t out(const struct posix_file *f, const struct iovec *iov, int cnt)
 /* Any task: queue bytes for the UART (blocking fds: all of them). */
 ssize_t POSIX_NAME(write)(int fd, const void *buf, size_t n)
 {
-    struct posix_file *f = file_get(fd);
-    if (!f || (f->flags & O_ACCMODE) == O_RDONLY)
+    struct posix_file *f = file_for(fd, O_RDONLY);
+    if (!f)
         return fail(EBADF);
     if (n == 0)
         return 0;
@@ -231,9 +239,9 @@ ssize_t POSIX_NAME(write)(int fd, const void *buf, size_t n)
 /* Any task: gather-write iovcnt vectors. */
 ssize_t POSIX_NAME(writev)(int fd, const struct iovec *iov, int iovcnt)
 {
-    struct posix_file *f = file_get(fd);
+    struct posix_file *f = file_for(fd, O_RDONLY);
     size_t total = 0;
-    if (!f || (f->flags & O_ACCMODE) == O_RDONLY)
+    if (!f)
         return fail(EBADF);
     if (iovcnt <= 0 || iovcnt > POSIX_IO_IOV_MAX)
         return fail(EINVAL);

@@ -8,7 +8,6 @@
 #include "ring.h"
 #include "timer.h"
 #include "uart_backend.h"
-#include "uart_tx.h"
 
 #ifndef UART_TX_RING_SIZE
 #define UART_TX_RING_SIZE (64U * 1024U)     /* as the original driver */
@@ -52,14 +51,17 @@ static uint32_t lsr_read(void)
  * 16550: a FIFO's worth only when THRE says it is empty). */
 static unsigned tx_room(void)
 {
-    if (cfg->dw_apb)
-        return uart_tx_room(cfg);
+    if (cfg->dw_apb) {
+        uint32_t level = uart_read(cfg, UART_DW_TFL);
+        return level < cfg->fifo_depth ? cfg->fifo_depth - level : 0;
+    }
     return (lsr_read() & UART_LSR_THRE) ? cfg->fifo_depth : 0;
 }
 
 /* Interrupts masked: move ring bytes into the FIFO, as many as it has
  * room for (never more: a DW FIFO may be partly full). Returns bytes
- * sent; *fifo_was_empty tells whether the FIFO had nothing in it. */
+ * sent (which makes an earlier FIFO-empty stamp stale); *fifo_was_empty
+ * tells whether the FIFO had nothing in it. */
 static unsigned tx_refill(bool *fifo_was_empty)
 {
     unsigned room = tx_room(), sent = 0;
@@ -83,6 +85,8 @@ static unsigned tx_refill(bool *fifo_was_empty)
         ctr.ring_pop_calls++;
         sent += k;
     }
+    if (sent)
+        fifo_empty_seen = false;
     ctr.ring_pop_bytes += sent;
     ctr.hw_send_bytes += sent;
     if (sent > ctr.hw_send_max_chunk)
@@ -116,8 +120,6 @@ static void tx_irq(void)
 
     ctr.tx_irqs++;
     unsigned sent = tx_refill(&fifo_empty);
-    if (sent)
-        fifo_empty_seen = false;
     if (ring_used(&tx) == 0) {
         if (sent == 0 && fifo_empty) {
             thre_stop();
@@ -213,8 +215,7 @@ static void tx_kick(void)
     unsigned long f = irq_save();
     if (!thre_on && ring_used(&tx)) {
         bool fifo_empty;
-        if (tx_refill(&fifo_empty))
-            fifo_empty_seen = false;
+        tx_refill(&fifo_empty);
         if (ring_used(&tx)) {
             thre_on = true;
             ier_update(UART_IER_THRI, 0);

@@ -5,7 +5,7 @@
 #include <errno.h>
 #include "clock.h"
 #include "uart_backend.h"
-#include "uart_tx.h"
+#include "uart_16550.h"
 
 #define UART_DRAIN_MARGIN_NS 10000000ULL
 

@@ -110,6 +110,12 @@ uint64_t uart_real_baud_milli(const struct uart_cfg *c)
     return (uint64_t)c->clock_hz * 1000ULL / (16ULL * uart_divisor(c));
 }
 
+/* Backends at init: 10 * 16 * divisor / clock, in ns. */
+uint64_t uart_char_ns(const struct uart_cfg *c)
+{
+    return 10ULL * 16ULL * uart_divisor(c) * 1000000000ULL / c->clock_hz;
+}
+
 /* Boot: write LCR; on DW the write is ignored while USR.BUSY is set (and
  * raises a busy-detect interrupt), so wait for idle and re-check. */
 static int uart_lcr_write(const struct uart_cfg *c, uint32_t lcr)
