@@ -126,6 +126,19 @@ def main():
     got, got_abs = mask(body(runs[args.smp]))
     if args.results_only:
         ref, got = results(ref), results(got)
+    if ref and got and ref != got and not args.results_only:
+        # QEMU was seen, rarely and on a loaded host, to shift an idle period
+        # by tens of ns (tests/qemu/check_repro.py): one more run of each
+        # decides; a difference the harts cause shows in every pair.
+        more = {}
+        for n in (1, args.smp):
+            status, text, _ = run(args, n, f"{args.log_prefix}-smp{n}-again.log")
+            more[n] = mask(body(text))[0] if status == 0 else []
+        pairs = [(r, g) for r in (ref, more[1]) for g in (got, more[args.smp]) if r and g]
+        same = next(((r, g) for r, g in pairs if r == g), None)
+        if same:
+            print("WARNING: a first pair of runs differed; a second run gives identical logs")
+            ref, got = same
     if not ref or not got:
         errors.append("a log has no S00 header")
     elif ref != got:
