@@ -96,7 +96,10 @@ enum bench_status s13_writev(void)
     const uint8_t *p = bench_payload((size_t)S13_FRAGMENTS * S13_FRAGMENT, S13_SEED);
     uint32_t calls_short = 0;
 
-    tcgetattr(bench.fd, &saved);
+    if (tcgetattr(bench.fd, &saved) != 0) {
+        printf("  diag=s13-tcgetattr errno=%d\n", errno);
+        return BENCH_FAIL;
+    }
     t = saved;
     t.c_oflag |= OPOST | ONLCR;
     int onlcr_rc = tcsetattr(bench.fd, TCSANOW, &t);

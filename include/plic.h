@@ -13,8 +13,6 @@ void plic_init(void);
 /* Boot or task: route source irq to fn(arg) at priority 1 and enable it.
  * Returns 0, or -ENOSPC when the table is full, -EINVAL for irq 0. */
 int irq_register(uint32_t irq, irq_handler_t fn, void *arg);
-/* Interrupts masked: run the handler of irq; -ENOENT if none. */
-int plic_dispatch(uint32_t irq);
 /* External interrupt: claim, dispatch, complete until nothing pends. */
 void plic_isr(void);
 

@@ -34,16 +34,6 @@ struct ring {
  * power of two >= 2. Does not touch the storage bytes. */
 int ring_init(struct ring *r, uint8_t *storage, uint32_t capacity);
 
-/* Total number of bytes the ring holds when full. */
-uint32_t ring_capacity(const struct ring *r);
-
-/* Unread bytes. Exact for the consumer; for the producer or another
- * observer it is a snapshot that may already be stale. */
-uint32_t ring_used(const struct ring *r);
-
-/* Writable bytes: ring_capacity() - ring_used(). */
-uint32_t ring_free(const struct ring *r);
-
 /* Producer: copies min(n, free) bytes from src, across the wrap if
  * needed, and returns the count taken. Never overwrites unread data.
  * Returns 0 when n == 0 or src is NULL. */
@@ -53,15 +43,6 @@ uint32_t ring_push(struct ring *r, const void *src, uint32_t n);
  * needed, and returns the count removed. Returns 0 when n == 0 or dst
  * is NULL. */
 uint32_t ring_pop(struct ring *r, void *dst, uint32_t n);
-
-/* Consumer: sets *p to the oldest unread byte and returns the length of
- * the contiguous unread run starting there (stops at the end of storage;
- * a second call after ring_consume returns the rest). */
-uint32_t ring_read_slice(const struct ring *r, const uint8_t **p);
-
-/* Consumer: releases n bytes read through ring_read_slice. n is clamped
- * to the number of unread bytes. */
-void ring_consume(struct ring *r, uint32_t n);
 
 /* Producer: sets *p to the next free byte and returns the length of the
  * contiguous free run starting there (stops at the end of storage). */
@@ -73,5 +54,63 @@ void ring_produce(struct ring *r, uint32_t n);
 
 /* Empties the ring. Only when neither producer nor consumer is active. */
 void ring_reset(struct ring *r);
+
+/* The per-interrupt calls are inline: a FIFO refill uses them every time. */
+
+/* Either side, any context: the smaller of two counts. */
+static inline uint32_t ring_min(uint32_t a, uint32_t b)
+{
+    return a < b ? a : b;
+}
+
+/* Either side, any context: total bytes the ring holds when full. */
+static inline uint32_t ring_capacity(const struct ring *r)
+{
+    return r->mask + 1u;
+}
+
+/* Either side (task or ISR): unread bytes. Exact for the consumer; for
+ * the producer or another observer a snapshot that may already be stale.
+ * tail is read before head so the difference cannot go negative; the
+ * clamp covers an observer that is neither side and sees both counters
+ * move between the two loads. */
+static inline uint32_t ring_used(const struct ring *r)
+{
+    uint32_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
+    uint32_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+
+    return ring_min(head - tail, r->mask + 1u);
+}
+
+/* Either side (task or ISR): writable bytes, capacity - used. */
+static inline uint32_t ring_free(const struct ring *r)
+{
+    return r->mask + 1u - ring_used(r);
+}
+
+/* Consumer (task or ISR): sets *p to the oldest unread byte and returns
+ * the length of the contiguous unread run starting there (stops at the
+ * end of storage; a second call after ring_consume returns the rest). */
+static inline uint32_t ring_read_slice(const struct ring *r, const uint8_t **p)
+{
+    uint32_t tail = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
+    uint32_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+    uint32_t off = tail & r->mask;
+
+    *p = r->buf + off;
+    return ring_min(head - tail, r->mask + 1u - off);
+}
+
+/* Consumer (task or ISR): releases n bytes read through ring_read_slice,
+ * n clamped to the unread bytes. The head load only bounds n, so relaxed
+ * ordering is enough. */
+static inline void ring_consume(struct ring *r, uint32_t n)
+{
+    uint32_t tail = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
+    uint32_t head = __atomic_load_n(&r->head, __ATOMIC_RELAXED);
+
+    n = ring_min(n, head - tail);
+    __atomic_store_n(&r->tail, tail + n, __ATOMIC_RELEASE);
+}
 
 #endif

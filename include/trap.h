@@ -1,6 +1,8 @@
 /* Trap frame saved by trap_entry (src/arch/riscv/trap.S) on the stack of
- * whatever was running: x1..x31 at their register numbers, then the
- * trap CSRs. The layout is shared with the assembly through the offsets. */
+ * whatever was running: x1..x31 at their register numbers (for an
+ * interrupt only the caller-saved ones: trap_frame_has()), the trap CSRs,
+ * then the cycle and instret values at the trap's first instruction. The
+ * layout is shared with the assembly through the offsets. */
 #ifndef TRAP_H
 #define TRAP_H
 
@@ -8,7 +10,9 @@
 #define TRAP_FRAME_STATUS (33 * 8)
 #define TRAP_FRAME_CAUSE  (34 * 8)
 #define TRAP_FRAME_TVAL   (35 * 8)
-#define TRAP_FRAME_SIZE   (36 * 8)
+#define TRAP_FRAME_CYCLE  (36 * 8)
+#define TRAP_FRAME_INSTRET (37 * 8)
+#define TRAP_FRAME_SIZE   (38 * 8)
 
 #ifndef __ASSEMBLER__
 #include <stddef.h>
@@ -20,12 +24,25 @@ struct trap_frame {
     uint64_t status;
     uint64_t cause;
     uint64_t tval;
+    uint64_t entry_cycle;   /* at trap_entry's first instruction */
+    uint64_t entry_instret;
 };
 
 _Static_assert(sizeof(struct trap_frame) == (size_t)TRAP_FRAME_SIZE, "trap frame layout");
 
-/* Trap entry (interrupts masked by hardware): route to the handlers. */
-void trap_dispatch(struct trap_frame *f);
+/* Any context: whether frame f holds register x[n] (an interrupt's frame
+ * lacks sp, gp, tp, s0-s11, and tval). */
+static inline int trap_frame_has(const struct trap_frame *f, int n)
+{
+    const uint32_t callee = (1U << 2) | (1U << 3) | (1U << 4) | (3U << 8) | (0x3FFU << 18);
+    return !((f->cause >> 63) && (callee >> n & 1));
+}
+
+struct cpu_acct;
+/* Trap entry (interrupts masked by hardware): route to the handlers;
+ * returns the CPU account of the interrupted context, which trap_entry
+ * makes the owner again at its last instructions. */
+struct cpu_acct *trap_dispatch(struct trap_frame *f);
 
 /* Interrupt handlers: the interrupted context's frame (NULL elsewhere);
  * a handler may redirect its epc. */

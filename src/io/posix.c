@@ -213,11 +213,13 @@ static ssize_t out_raw(const struct iovec *iov, int cnt, bool nonblock)
     return (ssize_t)done;
 }
 
-/* Any task (write, writev): checked vectors of total > 0 bytes out. */
+/* Any task (write, writev): checked vectors of total > 0 bytes out (one
+ * raw vector straight to the backend). */
 static ssize_t out(const struct posix_file *f, const struct iovec *iov, int cnt)
 {
     bool nonblock = f->flags & O_NONBLOCK;
     ssize_t r = posix_tty_onlcr() ? out_onlcr(iov, cnt, nonblock)
+                : cnt == 1        ? be_put(iov->iov_base, iov->iov_len, nonblock)
                                   : out_raw(iov, cnt, nonblock);
     return r < 0 ? fail((int)-r) : r;
 }

@@ -22,6 +22,7 @@ void selftest_from_bootargs(void);
 /* Boot, hart 0, interrupts masked, on the boot stack (task "main"). */
 void kmain(unsigned long hartid, const void *fdt)
 {
+    cpu_acct_early_init();
     board_early_init();
     trap_init();
     harts_init(hartid);
@@ -31,7 +32,7 @@ void kmain(unsigned long hartid, const void *fdt)
     cpu_acct_init();
     timer_init();
     plic_init();
-    wire_model_init(&uart0, board.uart_irq);
+    wire_model_init(&uart0);
     irq_enable();
     if (uart_be_init(&uart0, board.uart_irq))
         panic("UART backend %s failed to start", uart_be_name);

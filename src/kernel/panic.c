@@ -65,13 +65,21 @@ void panic_trap(const struct trap_frame *f, const char *what)
                        : code < 16 ? exc_names[code] : "unknown";
 
     panic_printf("\nPANIC: %s: %s (cause=%lu)\n", what, name, code);
-    panic_printf("  epc=0x%016lx tval=0x%016lx status=0x%016lx priv=%s\n",
-                 (unsigned long)f->epc, (unsigned long)f->tval,
-                 (unsigned long)f->status, PRIV_NAME);
+    if (f->cause & CAUSE_INTERRUPT_BIT)     /* its frame has no tval */
+        panic_printf("  epc=0x%016lx status=0x%016lx priv=%s\n",
+                     (unsigned long)f->epc, (unsigned long)f->status, PRIV_NAME);
+    else
+        panic_printf("  epc=0x%016lx tval=0x%016lx status=0x%016lx priv=%s\n",
+                     (unsigned long)f->epc, (unsigned long)f->tval,
+                     (unsigned long)f->status, PRIV_NAME);
     panic_printf("  task=%s\n", sched_current_name());
-    for (int i = 1; i < 32; i++)
-        panic_printf("  %-4s=0x%016lx%s", reg_names[i], (unsigned long)f->x[i],
-                     (i % 4 == 3) ? "\n" : "");
+    for (int i = 1; i < 32; i++) {
+        if (trap_frame_has(f, i))
+            panic_printf("  %-4s=0x%016lx%s", reg_names[i], (unsigned long)f->x[i],
+                         (i % 4 == 3) ? "\n" : "");
+        else
+            panic_printf("  %-4s=(not saved)       %s", reg_names[i], (i % 4 == 3) ? "\n" : "");
+    }
     panic_puts("\n");
     kernel_exit(EXIT_PANIC);
 }

@@ -72,14 +72,18 @@ void sched_check_stack(const struct task *t)
 }
 
 /* Scheduler, interrupts masked, nothing ready: wfi until an interrupt
- * is pending, let it run, mask again. The run queue was checked with
- * interrupts masked, so a wake cannot slip in unseen before the wfi. */
-static __attribute__((noinline)) void idle_wait(void)
+ * is pending, let it run, mask again, until a task is queued; the whole
+ * wait, its loop turns included, is idle time. The run queue was checked
+ * with interrupts masked, so a wake cannot slip in unseen before a wfi. */
+static __attribute__((noinline)) void idle_until_queued(void)
 {
     struct cpu_acct *prev = cpu_acct_switch(&cpu_acct_idle);
-    __asm__ volatile("wfi");
-    irq_enable();                 /* the pending interrupt is taken here */
-    irq_save();
+
+    do {
+        __asm__ volatile("wfi");
+        irq_enable();             /* the pending interrupt is taken here */
+        irq_save();
+    } while (!rq_head);
     cpu_acct_switch(prev);
 }
 
@@ -92,7 +96,7 @@ static inline __attribute__((always_inline)) void schedule_locked(void)
     for (;;) {
         next = rq_pop();
         if (!next)
-            idle_wait();
+            idle_until_queued();
         else if (next->state != TASK_DONE)
             break;                /* (a done task may still have been woken) */
     }

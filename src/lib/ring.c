@@ -1,16 +1,51 @@
 /* Single-producer/single-consumer byte ring; see ring.h for the
  * ownership and memory-ordering rules. */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "ring.h"
 
 #define RING_MIN_CAPACITY 2u
 
-/* Any context: the smaller of two counts. */
-static inline uint32_t min_u32(uint32_t a, uint32_t b)
+#define WORD sizeof(uint64_t)
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "ring_copy shifts little-endian words");
+
+/* ring_copy, when source and destination differ in alignment mod 8:
+ * aligned source words are loaded, shifted together and stored as aligned
+ * words (picolibc's memcpy copies such buffers byte by byte). Reads only
+ * [src, src + n); n >= 2 words. */
+static __attribute__((noinline)) void copy_shifted(uint8_t *dst, const uint8_t *src, uint32_t n)
 {
-    return a < b ? a : b;
+    for (; (uintptr_t)dst & (WORD - 1); n--)        /* align the destination */
+        *dst++ = *src++;
+    /* m bytes up to the source's next word boundary start the carry. */
+    const uint8_t *end = src + n;
+    unsigned m = WORD - ((uintptr_t)src & (WORD - 1)), bits = 8 * m;
+    uint64_t carry = 0, word;
+    for (unsigned i = 0; i < m; i++)
+        carry |= (uint64_t)src[i] << (8 * i);
+    for (src += m; end - src >= (ptrdiff_t)WORD; src += WORD, dst += WORD) {
+        __builtin_memcpy(&word, __builtin_assume_aligned(src, WORD), WORD);
+        uint64_t out = carry | word << bits;
+        __builtin_memcpy(__builtin_assume_aligned(dst, WORD), &out, WORD);
+        carry = word >> (64 - bits);
+    }
+    for (unsigned i = 0; i < m; i++)
+        *dst++ = (uint8_t)(carry >> (8 * i));
+    memcpy(dst, src, (size_t)(end - src));
+}
+
+/* ring_push/ring_pop (the caller's context): memcpy, unless source and
+ * destination differ in alignment mod 8 (the ring position against the
+ * caller's buffer: any byte count shifts it) and the copy is long enough
+ * for words to pay. */
+static inline void ring_copy(uint8_t *dst, const uint8_t *src, uint32_t n)
+{
+    if (n >= 4 * WORD && (((uintptr_t)dst ^ (uintptr_t)src) & (WORD - 1)))
+        copy_shifted(dst, src, n);
+    else
+        memcpy(dst, src, n);
 }
 
 /* Init code, before either side starts: binds the storage, empties the ring. */
@@ -26,29 +61,6 @@ int ring_init(struct ring *r, uint8_t *storage, uint32_t capacity)
     return 0;
 }
 
-/* Either side, any context: the fixed capacity. */
-uint32_t ring_capacity(const struct ring *r)
-{
-    return r->mask + 1u;
-}
-
-/* Either side (task or ISR): unread bytes. tail is read before head so the
- * difference cannot go negative; the clamp covers an observer that is
- * neither side and sees both counters move between the two loads. */
-uint32_t ring_used(const struct ring *r)
-{
-    uint32_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
-    uint32_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
-
-    return min_u32(head - tail, r->mask + 1u);
-}
-
-/* Either side (task or ISR): writable bytes. */
-uint32_t ring_free(const struct ring *r)
-{
-    return r->mask + 1u - ring_used(r);
-}
-
 /* Producer (task or ISR, one producer at a time): copies up to n bytes in
  * at most two pieces (up to the end of storage, then from the start). */
 uint32_t ring_push(struct ring *r, const void *src, uint32_t n)
@@ -60,10 +72,11 @@ uint32_t ring_push(struct ring *r, const void *src, uint32_t n)
 
     if (src == NULL)
         return 0;
-    n = min_u32(n, r->mask + 1u - (head - tail));
-    first = min_u32(n, r->mask + 1u - off);
-    memcpy(r->buf + off, src, first);
-    memcpy(r->buf, (const uint8_t *)src + first, n - first);
+    n = ring_min(n, r->mask + 1u - (head - tail));
+    first = ring_min(n, r->mask + 1u - off);
+    ring_copy(r->buf + off, src, first);
+    if (n > first)
+        ring_copy(r->buf, (const uint8_t *)src + first, n - first);
     __atomic_store_n(&r->head, head + n, __ATOMIC_RELEASE);
     return n;
 }
@@ -79,35 +92,13 @@ uint32_t ring_pop(struct ring *r, void *dst, uint32_t n)
 
     if (dst == NULL)
         return 0;
-    n = min_u32(n, head - tail);
-    first = min_u32(n, r->mask + 1u - off);
-    memcpy(dst, r->buf + off, first);
-    memcpy((uint8_t *)dst + first, r->buf, n - first);
+    n = ring_min(n, head - tail);
+    first = ring_min(n, r->mask + 1u - off);
+    ring_copy(dst, r->buf + off, first);
+    if (n > first)
+        ring_copy((uint8_t *)dst + first, r->buf, n - first);
     __atomic_store_n(&r->tail, tail + n, __ATOMIC_RELEASE);
     return n;
-}
-
-/* Consumer (task or ISR): contiguous unread run starting at tail, for
- * zero-copy draining such as filling a UART FIFO. */
-uint32_t ring_read_slice(const struct ring *r, const uint8_t **p)
-{
-    uint32_t tail = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
-    uint32_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
-    uint32_t off = tail & r->mask;
-
-    *p = r->buf + off;
-    return min_u32(head - tail, r->mask + 1u - off);
-}
-
-/* Consumer (task or ISR): hands n bytes back to the producer. The head
- * load only bounds n, so relaxed ordering is enough. */
-void ring_consume(struct ring *r, uint32_t n)
-{
-    uint32_t tail = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
-    uint32_t head = __atomic_load_n(&r->head, __ATOMIC_RELAXED);
-
-    n = min_u32(n, head - tail);
-    __atomic_store_n(&r->tail, tail + n, __ATOMIC_RELEASE);
 }
 
 /* Producer (task or ISR): contiguous free run starting at head, for
@@ -119,7 +110,7 @@ uint32_t ring_write_slice(const struct ring *r, uint8_t **p)
     uint32_t off = head & r->mask;
 
     *p = r->buf + off;
-    return min_u32(r->mask + 1u - (head - tail), r->mask + 1u - off);
+    return ring_min(r->mask + 1u - (head - tail), r->mask + 1u - off);
 }
 
 /* Producer (task or ISR): publishes n bytes written through the slice.
@@ -129,7 +120,7 @@ void ring_produce(struct ring *r, uint32_t n)
     uint32_t head = __atomic_load_n(&r->head, __ATOMIC_RELAXED);
     uint32_t tail = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
 
-    n = min_u32(n, r->mask + 1u - (head - tail));
+    n = ring_min(n, r->mask + 1u - (head - tail));
     __atomic_store_n(&r->head, head + n, __ATOMIC_RELEASE);
 }
 

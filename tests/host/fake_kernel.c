@@ -65,14 +65,6 @@ int irq_register(uint32_t irq, irq_handler_t fn, void *arg)
     return 0;
 }
 
-int plic_dispatch(uint32_t irq)
-{
-    if (irq != k.irq || !k.handler)
-        return -ENOENT;
-    k.handler(k.arg);
-    return 0;
-}
-
 _Noreturn void panic(const char *fmt, ...)
 {
     va_list ap;

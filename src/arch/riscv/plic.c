@@ -24,12 +24,14 @@ struct irq_slot {
 static struct irq_slot slots[PLIC_MAX_HANDLERS];
 static unsigned nslots;
 static uint32_t ctx;   /* the boot hart's context in this privilege mode */
+static uintptr_t claim_reg;   /* its claim/complete register */
 
 /* Boot, interrupts masked: nothing assumed about what firmware or boot
  * ROM left: every source of this context disabled, threshold 0. */
 void plic_init(void)
 {
     ctx = board.plic_context + board.plic_contexts_per_hart * (uint32_t)harts_boot_id();
+    claim_reg = PLIC_CLAIM(ctx);
     if (board.plic_ctrl)
         mmio_write32(board.plic_ctrl, PLIC_CTRL_S_ACCESS);
     for (uint32_t irq = 0; irq <= board.plic_nsources; irq += 32)
@@ -55,9 +57,8 @@ int irq_register(uint32_t irq, irq_handler_t fn, void *arg)
     return 0;
 }
 
-/* Interrupts masked (PLIC claim, or a device model raising an
- * interrupt in software): run the handler registered for irq. */
-int plic_dispatch(uint32_t irq)
+/* plic_isr, interrupts masked: run the handler registered for irq. */
+static int dispatch(uint32_t irq)
 {
     for (unsigned i = 0; i < nslots; i++) {
         if (slots[i].irq == irq) {
@@ -71,11 +72,11 @@ int plic_dispatch(uint32_t irq)
 /* External interrupt, interrupts masked. */
 void plic_isr(void)
 {
-    uintptr_t claim = PLIC_CLAIM(ctx);
+    uintptr_t claim = claim_reg;
     uint32_t irq;
 
     while ((irq = mmio_read32(claim)) != 0) {
-        if (plic_dispatch(irq))
+        if (dispatch(irq))
             panic("PLIC: interrupt %lu has no handler", (unsigned long)irq);
         mmio_write32(claim, irq);
     }

@@ -1,5 +1,5 @@
 /* Trap dispatch: timer and external interrupts to their handlers (their
- * time charged to the ISR account), any exception or unexpected
+ * time, trap entry and exit included, charged to the ISR account), any exception or unexpected
  * interrupt to panic_trap(). */
 #include "cpu_acct.h"
 #include "csr.h"
@@ -24,12 +24,13 @@ void trap_init(void)
     csr_write(CSR_XTVEC, (unsigned long)trap_entry);
 }
 
-/* Trap entry, interrupts masked. */
-void trap_dispatch(struct trap_frame *f)
+/* Trap entry, interrupts masked: the interrupt's time, from the trap's
+ * first instruction, goes to the ISR account; trap_entry switches back. */
+struct cpu_acct *trap_dispatch(struct trap_frame *f)
 {
     if (!(f->cause & CAUSE_INTERRUPT_BIT))
         panic_trap(f, "exception");
-    struct cpu_acct *prev = cpu_acct_switch(&cpu_acct_isr);
+    struct cpu_acct *prev = cpu_acct_switch_at(&cpu_acct_isr, f->entry_cycle, f->entry_instret);
     irq_frame = f;
     switch (f->cause & ~CAUSE_INTERRUPT_BIT) {
     case IRQ_XTIMER:
@@ -42,5 +43,5 @@ void trap_dispatch(struct trap_frame *f)
         panic_trap(f, "unexpected interrupt");
     }
     irq_frame = 0;
-    cpu_acct_switch(prev);
+    return prev;
 }

@@ -157,39 +157,47 @@ static void rx_irq(uint32_t iir)
     waker_wake(&rx_waiter);
 }
 
+/* uart_isr: an IIR cause other than THRE and "none". Not inlined: its
+ * registers would be saved on every TX interrupt too. */
+static __attribute__((noinline)) void other_irq(uint32_t iir)
+{
+    switch (iir) {
+    case UART_IIR_RLSI:
+    case UART_IIR_RDI:
+    case UART_IIR_RX_TIMEOUT:
+        rx_irq(iir);
+        return;
+    case UART_IIR_BUSY:
+        if (cfg->dw_apb) {
+            ctr.busy_detect++;
+            (void)uart_read(cfg, UART_DW_USR);   /* clears busy detect */
+            return;
+        }
+        /* a 16550 has no such cause (and no USR): as an unknown one */
+        __attribute__((fallthrough));
+    default:
+        (void)uart_read(cfg, UART_MSR);          /* modem status */
+        return;
+    }
+}
+
 /* UART interrupt (PLIC), interrupts masked: serve IIR causes in order. */
 static void uart_isr(void *arg)
 {
     (void)arg;
     for (int round = 0; round < UART_ISR_MAX_ROUNDS; round++) {
         uint32_t iir = uart_read(cfg, UART_IIR) & UART_IIR_ID;
-        switch (iir) {
-        case UART_IIR_NO_INT:
+        if (iir == UART_IIR_THRI) {
+            tx_irq();
+        } else if (iir == UART_IIR_NO_INT) {
             if (round == 0) {
                 ctr.spurious_irqs++;      /* e.g. DW IIR=0xC1 at entry */
                 if (thre_on)
                     tx_irq();             /* fills only the FIFO's room */
             }
             return;
-        case UART_IIR_RLSI:
-        case UART_IIR_RDI:
-        case UART_IIR_RX_TIMEOUT:
-            rx_irq(iir);
-            break;
-        case UART_IIR_THRI:
-            tx_irq();
-            break;
-        case UART_IIR_BUSY:
-            if (cfg->dw_apb) {
-                ctr.busy_detect++;
-                (void)uart_read(cfg, UART_DW_USR);   /* clears busy detect */
-                break;
-            }
-            /* a 16550 has no such cause (and no USR): as an unknown one */
-            __attribute__((fallthrough));
-        default:
-            (void)uart_read(cfg, UART_MSR);      /* modem status */
-            break;
+        } else {
+            other_irq(iir);
         }
     }
 }
@@ -247,27 +255,39 @@ static void wait_for(struct waker *w, bool (*cond)(void))
 static bool tx_has_space(void) { return ring_free(&tx) >= tx_space_wanted; }
 static bool rx_has_data(void) { return ring_used(&rx) != 0; }
 
+/* uart_be_write, task: push what fits of n bytes and start the FIFO. */
+static size_t push_kick(const uint8_t *p, size_t n)
+{
+    size_t k = ring_push(&tx, p, n < UINT32_MAX ? (uint32_t)n : UINT32_MAX);
+    tx_kick();
+    return k;
+}
+
+/* uart_be_write, task (blocking, the ring was full): wait for room and
+ * push the rest. Wake-up watermark: a quarter of the ring, or all that
+ * is left to write, so a big writer is woken once per many refills, not
+ * once per FIFO's worth. */
+static __attribute__((noinline)) size_t write_rest(const uint8_t *p, size_t n, size_t done)
+{
+    while (done < n) {
+        size_t left = n - done, quarter = ring_capacity(&tx) / 4;
+        tx_space_wanted = (uint32_t)(left < quarter ? left : quarter);
+        ctr.writer_blocks++;
+        wait_for(&tx_space_waiter, tx_has_space);
+        done += push_kick(p + done, left);
+    }
+    return done;
+}
+
 /* Task. */
 ssize_t uart_be_write(const void *buf, size_t n, bool nonblock)
 {
-    const uint8_t *p = buf;
-    size_t done = 0;
+    size_t done = push_kick(buf, n);
 
+    if (done < n && !nonblock)
+        done = write_rest(buf, n, done);
     ctr.user_calls++;
     ctr.user_req += n;
-    for (;;) {
-        done += ring_push(&tx, p + done, (uint32_t)(n - done));
-        tx_kick();
-        if (done == n || nonblock)
-            break;
-        /* Wake-up watermark: a quarter of the ring, or all that is left
-         * to write, so a big writer is woken once per many refills, not
-         * once per FIFO's worth. */
-        uint32_t left = (uint32_t)(n - done), quarter = ring_capacity(&tx) / 4;
-        tx_space_wanted = left < quarter ? left : quarter;
-        ctr.writer_blocks++;
-        wait_for(&tx_space_waiter, tx_has_space);
-    }
     ctr.user_acc += done;
     return done || n == 0 ? (ssize_t)done : -EAGAIN;
 }
@@ -287,7 +307,8 @@ ssize_t uart_be_read(void *buf, size_t n, bool nonblock)
 
 /* Task: wait until the ring is empty and THRE has seen the FIFO empty
  * (asking for that interrupt if it is off), then for the shifter: sleep
- * until the last stop bit is due and confirm LSR.TEMT. */
+ * until the last stop bit is due and confirm LSR.TEMT. The empty ring
+ * restarts at offset 0. */
 int uart_be_drain(void)
 {
     uint64_t deadline = clock_now_ns() + UART_DRAIN_MARGIN_NS +
@@ -297,6 +318,10 @@ int uart_be_drain(void)
     for (;;) {
         unsigned long f = irq_save();
         if (!thre_on && ring_used(&tx) == 0) {
+            /* Empty, and no interrupt takes from it: restart at offset
+             * 0, so writes after a drain find the ring at the same
+             * position (their copies keep the caller's alignment). */
+            ring_reset(&tx);
             if (fifo_empty_seen) {
                 irq_restore(f);
                 break;

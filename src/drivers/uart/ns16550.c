@@ -3,11 +3,7 @@
 #include <errno.h>
 #include "uart_16550.h"
 
-#ifdef HOST_TEST
-#include "fake_mmio.h"
-#endif
 #if WIRE_BAUD
-#include "csr.h"
 #include "wire_model.h"
 #endif
 
@@ -16,67 +12,49 @@
 /* LCR write attempts on a DW UART before giving up. */
 #define UART_LCR_WRITE_TRIES 8U
 
-/* Any context: read register r (through the wire model when built in). */
-uint32_t uart_read(const struct uart_cfg *c, enum uart_reg r)
+#if WIRE_BAUD
+/* uart_read through cpu_acct_call (sim account, interrupts masked). */
+uintptr_t uart_hook_read(uintptr_t c, uintptr_t r, uintptr_t v)
 {
-#if WIRE_BAUD
-    uint64_t i0 = rdinstret(), c0 = rdcycle();
-#endif
-    uintptr_t a = c->base + ((uintptr_t)r << c->reg_shift);
-    uint32_t v;
-#ifdef HOST_TEST
-    v = fake_mmio_read(a, c->io_width);
-#else
-    if (c->io_width == 4)
-        v = *(volatile uint32_t *)a;
-    else
-        v = *(volatile uint8_t *)a;
-#endif
-#if WIRE_BAUD
-    v = wire_read(c, r, v);
-    wire_charge(i0, c0);
-#endif
-    return v;
+    return wire_read((const struct uart_cfg *)c, (enum uart_reg)r, (uint32_t)v);
 }
 
-/* Any context: write register r (through the wire model when built in). */
-void uart_write(const struct uart_cfg *c, enum uart_reg r, uint32_t v)
+/* uart_write through cpu_acct_call (sim account, interrupts masked). */
+uintptr_t uart_hook_write(uintptr_t c, uintptr_t r, uintptr_t pv)
 {
-    uintptr_t a = c->base + ((uintptr_t)r << c->reg_shift);
-#if WIRE_BAUD
-    uint64_t i0 = rdinstret(), c0 = rdcycle();
-    if (!wire_write(c, r, &v)) {
-        wire_charge(i0, c0);
-        return;
-    }
-#endif
-#ifdef HOST_TEST
-    fake_mmio_write(a, c->io_width, v);
-#else
-    if (c->io_width == 4)
-        *(volatile uint32_t *)a = v;
-    else
-        *(volatile uint8_t *)a = (uint8_t)v;
-#endif
-#if WIRE_BAUD
-    wire_charge(i0, c0);
-#endif
+    return wire_write((const struct uart_cfg *)c, (enum uart_reg)r, (uint32_t *)pv);
 }
 
-/* Any context (THRE interrupt): the address and width are worked out
- * once, not per byte; with the wire model every byte goes through it. */
+/* uart_write_thr_burst through cpu_acct_call (sim account, interrupts
+ * masked): how many of n THR stores the modelled FIFO takes. */
+static uintptr_t hook_thr(uintptr_t c, uintptr_t n, uintptr_t unused)
+{
+    (void)unused;
+    return wire_write_thr((const struct uart_cfg *)c, (uint32_t)n);
+}
+#endif
+
+/* Any context (THRE interrupt): n bytes to THR, the address and width
+ * worked out once, not per byte. The wire model sees the burst as one
+ * access: it decides how many bytes the modelled FIFO takes. */
 void uart_write_thr_burst(const struct uart_cfg *c, const uint8_t *p, uint32_t n)
 {
-#if WIRE_BAUD || defined(HOST_TEST)
+    uintptr_t a = uart_reg_addr(c, UART_THR);
+#if WIRE_BAUD
+    n = (uint32_t)cpu_acct_call(&cpu_acct_sim, hook_thr, (uintptr_t)c, n, 0);
+#endif
+#ifdef HOST_TEST
     for (uint32_t i = 0; i < n; i++)
-        uart_write(c, UART_THR, p[i]);
+        fake_mmio_write(a, c->io_width, p[i]);
 #else
     if (c->io_width == 4) {
-        volatile uint32_t *thr = (volatile uint32_t *)(c->base + ((uintptr_t)UART_THR << c->reg_shift));
+        volatile uint32_t *thr = (volatile uint32_t *)a;
+#pragma GCC unroll 4
         for (uint32_t i = 0; i < n; i++)
             *thr = p[i];
     } else {
-        volatile uint8_t *thr = (volatile uint8_t *)(c->base + ((uintptr_t)UART_THR << c->reg_shift));
+        volatile uint8_t *thr = (volatile uint8_t *)a;
+#pragma GCC unroll 4
         for (uint32_t i = 0; i < n; i++)
             *thr = p[i];
     }

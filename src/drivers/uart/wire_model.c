@@ -3,18 +3,18 @@
  * leaves the wire at line_start + ceil(k * 10 s / baud): exact, no drift. */
 #include "clock.h"
 #include "csr.h"
-#include "plic.h"
+#include "cpu_acct.h"
 #include "timer.h"
 #include "wire_model.h"
 
 #if WIRE_BAUD
 
 #define NS_PER_10BITS_NUM 10000000000ULL   /* 10 bits x 1e9 ns */
-#define UART_IIR_FIFO_BITS 0xC0
 
 static struct wire_stats st;
-static uint32_t uart_irq;
-static bool dlab, ier_thri, thre_pending;
+static const struct uart_cfg *uart;
+static bool dlab, ier_thri, thri_raised;
+static uint32_t ier_hw;                   /* IER as QEMU has it, THRI aside */
 static uint64_t line_start, line_bytes;   /* current burst */
 static struct timer thre_timer;
 
@@ -33,29 +33,26 @@ static uint64_t outstanding(uint64_t now)
     return done >= line_bytes ? 0 : line_bytes - done;
 }
 
-/* Any context (register layer, THRE delivery): charge the instructions
- * and cycles since i0, c0 to the model's own account. */
-void wire_charge(uint64_t i0, uint64_t c0)
+/* Interrupts masked: THRI on or off in QEMU's IER. QEMU's FIFO is always
+ * empty, so THRI on raises its THRE interrupt at once: the modelled THRE
+ * reaches the driver through the PLIC like a real one. */
+static void thri_hw(bool on)
 {
-    st.instret += rdinstret() - i0;
-    st.cycles += rdcycle() - c0;
+    thri_raised = on;
+    uart_write_raw(uart, UART_IER, ier_hw | (on ? UART_IER_THRI : 0));
 }
 
-/* Timer ISR: the modelled FIFO emptied; raise THRE and run the handler
- * (the handler's own work is the driver's, not the model's). */
+/* Timer ISR: the modelled FIFO emptied; raise THRE. This timer interrupt
+ * is simulation (a real UART needs none): all of it goes to the sim
+ * account, and the driver's handler runs in the UART interrupt after it. */
 static void thre_fire(struct timer *t)
 {
-    uint64_t i0 = rdinstret(), c0 = rdcycle();
     (void)t;
-    if (ier_thri && outstanding(clock_now_ns()) <= 1) {
-        thre_pending = true;
+    cpu_acct_retag(&cpu_acct_sim);
+    if (ier_thri && !dlab && outstanding(clock_now_ns()) <= 1) {
         st.thre_irqs++;
-        wire_charge(i0, c0);
-        plic_dispatch(uart_irq);
-        i0 = rdinstret();
-        c0 = rdcycle();
+        thri_hw(true);
     }
-    wire_charge(i0, c0);
 }
 
 /* Interrupts masked: schedule the THRE interrupt for when the FIFO empties. */
@@ -66,12 +63,11 @@ static void thre_arm(uint64_t now)
 }
 
 /* Boot, interrupts masked. */
-void wire_model_init(const struct uart_cfg *c, uint32_t irq)
+void wire_model_init(const struct uart_cfg *c)
 {
-    (void)c;
+    uart = c;
     st.baud = WIRE_BAUD;
     st.fifo = WIRE_FIFO;
-    uart_irq = irq;
     thre_timer.fire = thre_fire;
 }
 
@@ -80,10 +76,13 @@ void wire_model_stats(struct wire_stats *out)
 {
     unsigned long f = irq_save();
     *out = st;
+    out->instret = cpu_acct_sim.instret;
+    out->cycles = cpu_acct_sim.cycles;
     irq_restore(f);
 }
 
-/* Register layer, any context: modelled LSR/IIR/IER/USR/TFL bits. */
+/* Register layer, any context: modelled LSR/IER/USR/TFL bits. IIR is
+ * QEMU's own: it shows THRE only while the model has raised it. */
 uint32_t wire_read(const struct uart_cfg *c, enum uart_reg r, uint32_t v)
 {
     unsigned long f = irq_save();
@@ -93,13 +92,6 @@ uint32_t wire_read(const struct uart_cfg *c, enum uart_reg r, uint32_t v)
     if (r == UART_LSR) {
         v &= ~(uint32_t)(UART_LSR_THRE | UART_LSR_TEMT);
         v |= (out <= 1 ? UART_LSR_THRE : 0) | (out == 0 ? UART_LSR_TEMT : 0);
-    } else if (r == UART_IIR) {
-        uint32_t id = v & UART_IIR_ID;
-        bool real_first = !(v & UART_IIR_NO_INT) && id != 0;   /* RX causes outrank THRE */
-        if (!real_first && thre_pending && ier_thri && out <= 1) {
-            v = UART_IIR_FIFO_BITS | UART_IIR_THRI;
-            thre_pending = false;                       /* read of IIR clears it */
-        }
     } else if (r == UART_IER && !dlab) {
         v = (v & ~(uint32_t)UART_IER_THRI) | (ier_thri ? UART_IER_THRI : 0);
     } else if (c->dw_apb && r == UART_DW_USR) {
@@ -114,8 +106,47 @@ uint32_t wire_read(const struct uart_cfg *c, enum uart_reg r, uint32_t v)
     return v;
 }
 
+/* Interrupts masked: n THR stores at now enter the modelled line, as
+ * many as shifter and FIFO take; the rest are lost and counted. Returns
+ * the bytes taken (they are the first ones of the n). */
+static uint32_t thr_take(uint64_t now, uint32_t n)
+{
+    uint64_t out = outstanding(now);
+    uint64_t room = out > st.fifo ? 0 : st.fifo + 1 - out;   /* FIFO + idle shifter */
+    uint32_t k = n < room ? n : (uint32_t)room;
+
+    st.lost += n - k;
+    if (!k)
+        return 0;
+    if (out == 0) {
+        line_start = now;
+        line_bytes = 0;
+    }
+    line_bytes += k;
+    st.bytes += k;
+    if (thri_raised)                         /* a THR write clears THRE */
+        thri_hw(false);
+    if (ier_thri)
+        thre_arm(now);
+    return k;
+}
+
+/* Register layer (THR burst), any context: n stores to THR at once; the
+ * bytes the modelled FIFO takes (the first ones) go on to the UART. */
+uint32_t wire_write_thr(const struct uart_cfg *c, uint32_t n)
+{
+    unsigned long f = irq_save();
+    (void)c;
+    if (!dlab)
+        n = thr_take(clock_now_ns(), n);
+    st.calls++;
+    irq_restore(f);
+    return n;
+}
+
 /* Register layer, any context: THR stores enter the modelled line (or
- * are lost when the modelled FIFO is full); IER.THRI stays in the model. */
+ * are lost when the modelled FIFO is full); IER.THRI stays in the model
+ * and reaches QEMU only while the model raises THRE. */
 bool wire_write(const struct uart_cfg *c, enum uart_reg r, uint32_t *v)
 {
     unsigned long f = irq_save();
@@ -124,33 +155,23 @@ bool wire_write(const struct uart_cfg *c, enum uart_reg r, uint32_t *v)
     (void)c;
 
     if (r == UART_LCR) {
+        bool was = dlab;
         dlab = *v & UART_LCR_DLAB;
+        if (was && !dlab && ier_thri)
+            thre_arm(now);                   /* a THRE held back under DLAB */
     } else if (r == UART_THR && !dlab) {
-        uint64_t out = outstanding(now);
-        if (out > st.fifo) {                 /* shifter busy and FIFO full */
-            st.lost++;
-            pass = false;
-        } else {
-            if (out == 0) {
-                line_start = now;
-                line_bytes = 0;
-            }
-            line_bytes++;
-            st.bytes++;
-            thre_pending = false;            /* a THR write clears THRE */
-            if (ier_thri)
-                thre_arm(now);
-        }
+        pass = thr_take(now, 1) == 1;
     } else if (r == UART_IER && !dlab) {
         bool was = ier_thri;
         ier_thri = *v & UART_IER_THRI;
-        *v &= ~(uint32_t)UART_IER_THRI;      /* QEMU's own THRE stays off */
-        if (ier_thri && !was)
-            thre_arm(now);
-        else if (!ier_thri) {
+        ier_hw = *v & ~(uint32_t)UART_IER_THRI;
+        if (!ier_thri) {
             timer_cancel(&thre_timer);
-            thre_pending = false;
+            thri_raised = false;
+        } else if (!was) {
+            thre_arm(now);
         }
+        *v = ier_hw | (thri_raised ? UART_IER_THRI : 0);
     }
     st.calls++;
     irq_restore(f);
@@ -160,10 +181,9 @@ bool wire_write(const struct uart_cfg *c, enum uart_reg r, uint32_t *v)
 #else /* model off: the hooks are never called; stats read all zero */
 
 /* Boot: nothing to model. */
-void wire_model_init(const struct uart_cfg *c, uint32_t irq)
+void wire_model_init(const struct uart_cfg *c)
 {
     (void)c;
-    (void)irq;
 }
 
 /* Any task. */
