@@ -1,5 +1,5 @@
 /* PLIC for the image's privilege context: priorities, enables, threshold,
- * claim/complete, and a small table of registered handlers. */
+ * claim/complete, and a table of registered handlers by source. */
 #ifndef PLIC_H
 #define PLIC_H
 
@@ -11,7 +11,8 @@ typedef void (*irq_handler_t)(void *arg);
  * interrupts enabled in xie. */
 void plic_init(void);
 /* Boot or task: route source irq to fn(arg) at priority 1 and enable it.
- * Returns 0, or -ENOSPC when the table is full, -EINVAL for irq 0. */
+ * Returns 0, or -EINVAL for irq 0, a source the board does not have, or
+ * no fn. */
 int irq_register(uint32_t irq, irq_handler_t fn, void *arg);
 /* External interrupt: claim, dispatch, complete until nothing pends. */
 void plic_isr(void);

@@ -98,9 +98,11 @@ static inline void uart_write_raw(const struct uart_cfg *c, enum uart_reg r, uin
 #include "cpu_acct.h"
 /* ns16550.c, run through cpu_acct_call with the sim account owning the
  * CPU: the wire model's view of a read (returns it), its filter of a
- * write (*(uint32_t *)pv; returns 0 if the store is swallowed). */
+ * write (*(uint32_t *)pv; returns 0 if the store is swallowed), its
+ * share of n THR stores (returns how many, from the first, pass). */
 uintptr_t uart_hook_read(uintptr_t c, uintptr_t r, uintptr_t v);
 uintptr_t uart_hook_write(uintptr_t c, uintptr_t r, uintptr_t pv);
+uintptr_t uart_hook_thr(uintptr_t c, uintptr_t n, uintptr_t unused);
 /* Any context: whether the model changes what a read of r returns or
  * what a write to r does (other registers are QEMU's, untouched). */
 static inline bool uart_modelled_read(const struct uart_cfg *c, enum uart_reg r)
@@ -136,9 +138,34 @@ static inline void uart_write(const struct uart_cfg *c, enum uart_reg r, uint32_
     uart_write_raw(c, r, v);
 }
 
-/* Any context: store n bytes into THR back to back (a FIFO refill); the
- * caller has checked that the FIFO has room for them. */
-void uart_write_thr_burst(const struct uart_cfg *c, const uint8_t *p, uint32_t n);
+/* Any context (THRE interrupt): store n bytes into THR back to back (a
+ * FIFO refill; the caller has checked that the FIFO has room for them),
+ * the address and width worked out once, not per byte. The wire model,
+ * when built in, sees the burst as one access and decides how many of
+ * the bytes the modelled FIFO takes. */
+static inline void uart_write_thr_burst(const struct uart_cfg *c, const uint8_t *p, uint32_t n)
+{
+    uintptr_t a = uart_reg_addr(c, UART_THR);
+#if WIRE_BAUD
+    n = (uint32_t)cpu_acct_call(&cpu_acct_sim, uart_hook_thr, (uintptr_t)c, n, 0);
+#endif
+#ifdef HOST_TEST
+    for (uint32_t i = 0; i < n; i++)
+        fake_mmio_write(a, c->io_width, p[i]);
+#else
+    if (c->io_width == 4) {
+        volatile uint32_t *thr = (volatile uint32_t *)a;
+#pragma GCC unroll 4
+        for (uint32_t i = 0; i < n; i++)
+            *thr = p[i];
+    } else {
+        volatile uint8_t *thr = (volatile uint8_t *)a;
+#pragma GCC unroll 4
+        for (uint32_t i = 0; i < n; i++)
+            *thr = p[i];
+    }
+#endif
+}
 
 /* Boot: the TX FIFO depth a DW UART reports in CPR.FIFO_MODE (bits
  * 23:16, in units of 16 bytes), or 0 when unknown (no CPR, not DW). */

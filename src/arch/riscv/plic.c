@@ -11,18 +11,16 @@
 #define PLIC_ENABLE(ctx, irq)  (board.plic_base + 0x2000UL + 0x80UL * (ctx) + 4UL * ((irq) / 32))
 #define PLIC_THRESHOLD(ctx)    (board.plic_base + 0x200000UL + 0x1000UL * (ctx))
 #define PLIC_CLAIM(ctx)        (PLIC_THRESHOLD(ctx) + 4)
-#define PLIC_MAX_HANDLERS      8
+#define PLIC_TABLE             256U /* handler slots: sources 1..255 */
 #define PLIC_CTRL_S_ACCESS     1U   /* T-Head PLIC_CTRL: S-mode may access */
 
-
 struct irq_slot {
-    uint32_t irq;
     irq_handler_t fn;
     void *arg;
 };
 
-static struct irq_slot slots[PLIC_MAX_HANDLERS];
-static unsigned nslots;
+/* Indexed by source; slot 0 (no source) stays empty. */
+static struct irq_slot handlers[PLIC_TABLE];
 static uint32_t ctx;   /* the boot hart's context in this privilege mode */
 static uintptr_t claim_reg;   /* its claim/complete register */
 
@@ -43,12 +41,10 @@ void plic_init(void)
 /* Boot or task. */
 int irq_register(uint32_t irq, irq_handler_t fn, void *arg)
 {
-    if (irq == 0 || !fn)
+    if (irq == 0 || irq > board.plic_nsources || irq >= PLIC_TABLE || !fn)
         return -EINVAL;
-    if (nslots == PLIC_MAX_HANDLERS)
-        return -ENOSPC;
     unsigned long f = irq_save();
-    slots[nslots++] = (struct irq_slot){ irq, fn, arg };
+    handlers[irq] = (struct irq_slot){ fn, arg };
     mmio_write32(PLIC_PRIORITY(irq), 1);
     uintptr_t en = PLIC_ENABLE(ctx, irq);
     mmio_write32(en, mmio_read32(en) | (1U << (irq % 32)));
@@ -57,27 +53,18 @@ int irq_register(uint32_t irq, irq_handler_t fn, void *arg)
     return 0;
 }
 
-/* plic_isr, interrupts masked: run the handler registered for irq. */
-static int dispatch(uint32_t irq)
-{
-    for (unsigned i = 0; i < nslots; i++) {
-        if (slots[i].irq == irq) {
-            slots[i].fn(slots[i].arg);
-            return 0;
-        }
-    }
-    return -ENOENT;
-}
-
-/* External interrupt, interrupts masked. */
+/* External interrupt, interrupts masked: claim, run the source's
+ * handler, complete, until nothing is pending. */
 void plic_isr(void)
 {
     uintptr_t claim = claim_reg;
     uint32_t irq;
 
     while ((irq = mmio_read32(claim)) != 0) {
-        if (dispatch(irq))
+        const struct irq_slot *h = &handlers[irq < PLIC_TABLE ? irq : 0];
+        if (!h->fn)
             panic("PLIC: interrupt %lu has no handler", (unsigned long)irq);
+        h->fn(h->arg);
         mmio_write32(claim, irq);
     }
 }

@@ -58,39 +58,46 @@ static unsigned tx_room(void)
     return (lsr_read() & UART_LSR_THRE) ? cfg->fifo_depth : 0;
 }
 
+/* tx_refill, interrupts masked: one contiguous run of at most room ring
+ * bytes into the FIFO; returns its length. */
+static unsigned load_run(unsigned room)
+{
+    const uint8_t *p;
+    uint32_t k = ring_read_slice(&tx, &p);
+
+    if (k > room)
+        k = room;
+    if (k) {
+        uart_write_thr_burst(cfg, p, k);
+        ring_consume(&tx, k);
+        ctr.ring_pop_calls++;
+    }
+    return k;
+}
+
 /* Interrupts masked: move ring bytes into the FIFO, as many as it has
- * room for (never more: a DW FIFO may be partly full). Returns bytes
- * sent (which makes an earlier FIFO-empty stamp stale); *fifo_was_empty
- * tells whether the FIFO had nothing in it. */
+ * room for (never more: a DW FIFO may be partly full), in two runs when
+ * the ring wraps. Returns bytes sent (which makes an earlier FIFO-empty
+ * stamp stale); *fifo_was_empty tells whether the FIFO had nothing in it. */
 static unsigned tx_refill(bool *fifo_was_empty)
 {
-    unsigned room = tx_room(), sent = 0;
+    unsigned room = tx_room();
 
     *fifo_was_empty = room == cfg->fifo_depth;
-
     ctr.hw_send_calls++;
     if (!room) {
         ctr.hw_send_zero++;
         return 0;
     }
-    while (sent < room) {
-        const uint8_t *p;
-        uint32_t k = ring_read_slice(&tx, &p);
-        if (!k)
-            break;
-        if (k > room - sent)
-            k = room - sent;
-        uart_write_thr_burst(cfg, p, k);
-        ring_consume(&tx, k);
-        ctr.ring_pop_calls++;
-        sent += k;
-    }
-    if (sent)
+    unsigned sent = load_run(room);
+    if (sent && sent < room)
+        sent += load_run(room - sent);
+    if (sent) {
         fifo_empty_seen = false;
-    ctr.ring_pop_bytes += sent;
-    ctr.hw_send_bytes += sent;
-    if (sent > ctr.hw_send_max_chunk)
-        ctr.hw_send_max_chunk = sent;
+        ctr.hw_send_bytes += sent;
+        if (sent > ctr.hw_send_max_chunk)
+            ctr.hw_send_max_chunk = sent;
+    }
     return sent;
 }
 
@@ -376,6 +383,7 @@ int uart_be_counters(struct uart_counters *out)
     unsigned long f = irq_save();
     uint32_t lsr = lsr_read();            /* counts errors before the copy */
     *out = ctr;
+    out->ring_pop_bytes = ctr.hw_send_bytes;   /* every byte taken goes to THR */
     out->ring_empty = ring_used(&tx) == 0;
     out->copier_active = thre_on;
     out->staged_bytes = ring_used(&tx);

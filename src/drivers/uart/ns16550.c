@@ -27,39 +27,12 @@ uintptr_t uart_hook_write(uintptr_t c, uintptr_t r, uintptr_t pv)
 
 /* uart_write_thr_burst through cpu_acct_call (sim account, interrupts
  * masked): how many of n THR stores the modelled FIFO takes. */
-static uintptr_t hook_thr(uintptr_t c, uintptr_t n, uintptr_t unused)
+uintptr_t uart_hook_thr(uintptr_t c, uintptr_t n, uintptr_t unused)
 {
     (void)unused;
     return wire_write_thr((const struct uart_cfg *)c, (uint32_t)n);
 }
 #endif
-
-/* Any context (THRE interrupt): n bytes to THR, the address and width
- * worked out once, not per byte. The wire model sees the burst as one
- * access: it decides how many bytes the modelled FIFO takes. */
-void uart_write_thr_burst(const struct uart_cfg *c, const uint8_t *p, uint32_t n)
-{
-    uintptr_t a = uart_reg_addr(c, UART_THR);
-#if WIRE_BAUD
-    n = (uint32_t)cpu_acct_call(&cpu_acct_sim, hook_thr, (uintptr_t)c, n, 0);
-#endif
-#ifdef HOST_TEST
-    for (uint32_t i = 0; i < n; i++)
-        fake_mmio_write(a, c->io_width, p[i]);
-#else
-    if (c->io_width == 4) {
-        volatile uint32_t *thr = (volatile uint32_t *)a;
-#pragma GCC unroll 4
-        for (uint32_t i = 0; i < n; i++)
-            *thr = p[i];
-    } else {
-        volatile uint8_t *thr = (volatile uint8_t *)a;
-#pragma GCC unroll 4
-        for (uint32_t i = 0; i < n; i++)
-            *thr = p[i];
-    }
-#endif
-}
 
 #define UART_DW_CPR_FIFO_SHIFT 16
 #define UART_DW_CPR_FIFO_MASK  0xFFU
