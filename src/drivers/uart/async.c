@@ -60,7 +60,7 @@ static unsigned tx_room(void)
 
 /* tx_refill, interrupts masked: one contiguous run of at most room ring
  * bytes into the FIFO; returns its length. */
-static unsigned load_run(unsigned room)
+static inline __attribute__((always_inline)) unsigned load_run(unsigned room)
 {
     const uint8_t *p;
     uint32_t k = ring_read_slice(&tx, &p);
@@ -79,7 +79,7 @@ static unsigned load_run(unsigned room)
  * room for (never more: a DW FIFO may be partly full), in two runs when
  * the ring wraps. Returns bytes sent (which makes an earlier FIFO-empty
  * stamp stale); *fifo_was_empty tells whether the FIFO had nothing in it. */
-static unsigned tx_refill(bool *fifo_was_empty)
+static inline __attribute__((always_inline)) unsigned tx_refill(bool *fifo_was_empty)
 {
     unsigned room = tx_room();
 
@@ -223,10 +223,15 @@ int uart_be_init(const struct uart_cfg *c, uint32_t irq)
     return irq_register(irq, uart_isr, 0);
 }
 
-/* Task: when THRE interrupts are off, load the FIFO now; if bytes are
- * left in the ring, enable THRE and let the interrupt do the rest. */
+/* Task, after a push: when THRE interrupts are off, load the FIFO now;
+ * if bytes are left in the ring, enable THRE and let the interrupt do
+ * the rest. thre_on is read first without masking: an interrupt that
+ * turns it off runs either before that read (which then sees it off) or
+ * after it, and then finds the pushed bytes and keeps THRE on. */
 static void tx_kick(void)
 {
+    if (thre_on)
+        return;
     unsigned long f = irq_save();
     if (!thre_on && ring_used(&tx)) {
         bool fifo_empty;
