@@ -152,6 +152,7 @@ static int selftest_busy_irq(void)
 
 int selftest_loopback(void);
 int selftest_posix(void);
+int selftest_acct(void);
 
 /* Boot, main task: run the self-test named by selftest=, then exit. */
 void selftest_from_bootargs(void)
@@ -173,6 +174,8 @@ void selftest_from_bootargs(void)
         ok = selftest_wakers();
     else if (strcmp(name, "busy-irq") == 0)
         ok = selftest_busy_irq();
+    else if (strcmp(name, "acct") == 0)
+        ok = selftest_acct();
     else {
         printf("selftest=%s status=FAIL reason=unknown-selftest\n", name);
         kernel_exit(1);

@@ -78,6 +78,8 @@ cpu_acct_call:
     sd      t4, CPU_ACCT_INSTRET(t1)
     csrs    CSR_XSTATUS, t6
 3:  ret
+    .globl  cpu_acct_call_end           /* for selftest=acct */
+cpu_acct_call_end:
     .if (3b - 2b) != (CALL_TAIL - 1) * 4
     .error "CALL_TAIL does not match the code"
     .endif
