@@ -7,7 +7,7 @@
 #ifndef CPU_ACCT_H
 #define CPU_ACCT_H
 
-/* Offsets for trap.S, which charges the end of every trap itself. */
+/* Offsets for trap.S and acct_call.S, which charge their own ends. */
 #define CPU_ACCT_CYCLES      0
 #define CPU_ACCT_INSTRET     8
 #define CPU_ACCT_NOW_OWNER   0
@@ -65,7 +65,7 @@ static inline struct cpu_acct *cpu_acct_switch_at(struct cpu_acct *to, uint64_t 
     return prev;
 }
 
-/* Scheduler, register layer, interrupts masked: charge the time since
+/* Scheduler, timer interrupt, interrupts masked: charge the time since
  * the last switch to the current owner, make `to` the owner, return the
  * old. */
 static inline struct cpu_acct *cpu_acct_switch(struct cpu_acct *to)
@@ -75,15 +75,15 @@ static inline struct cpu_acct *cpu_acct_switch(struct cpu_acct *to)
 }
 
 /* Any context (acct_call.S): fn(x, y, z) with `to` owning the CPU, and
- * interrupts masked, from cpu_acct_call's first instruction up to and
- * including its ret: the caller pays only for the call. */
+ * interrupts masked, from cpu_acct_call's first instruction to its last
+ * but one: the caller pays only for the call and the ret. */
 typedef uintptr_t (*cpu_acct_fn)(uintptr_t x, uintptr_t y, uintptr_t z);
 uintptr_t cpu_acct_call(struct cpu_acct *to, cpu_acct_fn fn, uintptr_t x, uintptr_t y,
                         uintptr_t z);
 
-/* Interrupt handler, interrupts masked: the interrupt turns out to be
- * simulation; its time since entry, and up to the switch at its exit,
- * goes to `to` instead of the interrupt account. */
+/* Interrupt handler, interrupts masked, no switch since its entry: the
+ * interrupt is simulation; its time from its first instruction to its
+ * xret goes to `to` instead of the interrupt account. */
 static inline void cpu_acct_retag(struct cpu_acct *to)
 {
     cpu_acct_now.owner = to;

@@ -14,12 +14,16 @@ struct timer {
     struct timerq_entry entry;
     struct waker waker;
     void (*fire)(struct timer *t);   /* ISR callback, NULL: wake only */
+    bool sim;                        /* simulation (the wire model): its
+                                      * time goes to the sim CPU account */
     volatile bool fired;
 };
 
 /* Boot, interrupts masked: no deadline programmed, timer IRQ enabled. */
 void timer_init(void);
-/* Timer interrupt: wake every expired timer, program the next deadline. */
+/* Timer interrupt: wake every expired timer, program the next deadline.
+ * An interrupt for sim timers only is simulation as a whole (sim CPU
+ * account); a sim timer's callback in a mixed one is charged to sim. */
 void timer_isr(void);
 
 /* Any context: arm t to wake w at deadline_ns (re-arms if armed);

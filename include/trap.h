@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 struct trap_frame {
-    uint64_t x[32];     /* x[0] unused, x[2] = sp before the trap */
+    uint64_t x[32];     /* x[0] unused, x[2] = sp before the trap (exceptions) */
     uint64_t epc;
     uint64_t status;
     uint64_t cause;

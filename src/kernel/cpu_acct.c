@@ -17,6 +17,7 @@ void cpu_acct_early_init(void)
 /* Boot, interrupts masked. */
 void cpu_acct_init(void)
 {
+    cpu_acct_isr = cpu_acct_idle = cpu_acct_sim = (struct cpu_acct){ 0 };   /* no early boot */
     cpu_acct_now.owner = &sched_current()->acct;
     boot_cycle = cpu_acct_now.cycle = rdcycle();
     boot_instret = cpu_acct_now.instret = rdinstret();

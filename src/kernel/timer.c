@@ -1,6 +1,7 @@
 /* Tickless timer queue on top of the one hardware compare register. */
 #include <errno.h>
 #include "clock.h"
+#include "cpu_acct.h"
 #include "csr.h"
 #include "timer.h"
 
@@ -28,18 +29,45 @@ void timer_init(void)
     csr_set(CSR_XIE, 1UL << IRQ_XTIMER);
 }
 
+/* timer_isr: the timer that owns queue entry e. */
+static struct timer *timer_of(struct timerq_entry *e)
+{
+    return (struct timer *)((char *)e - __builtin_offsetof(struct timer, entry));
+}
+
+/* timer_isr: whether timers expired at now and all of them are sim. */
+static bool only_sim_expired(uint64_t now)
+{
+    struct timerq_entry *e = queue.head;
+
+    if (!e || e->deadline > now)
+        return false;
+    for (; e && e->deadline <= now; e = e->next)
+        if (!timer_of(e)->sim)
+            return false;
+    return true;
+}
+
 /* Timer interrupt, interrupts masked. */
 void timer_isr(void)
 {
     struct timerq_entry *e;
     uint64_t now = clock_now_ns();
+    bool all_sim = only_sim_expired(now);
 
+    if (all_sim)
+        cpu_acct_retag(&cpu_acct_sim);   /* the whole interrupt, from its entry */
     programmed = TIMER_SPENT;  /* reprogram() must rewrite the hardware */
     while ((e = timerq_pop_expired(&queue, now))) {
-        struct timer *t = (struct timer *)((char *)e - __builtin_offsetof(struct timer, entry));
+        struct timer *t = timer_of(e);
         t->fired = true;
-        if (t->fire)
+        if (t->fire && t->sim && !all_sim) {
+            struct cpu_acct *prev = cpu_acct_switch(&cpu_acct_sim);
             t->fire(t);
+            cpu_acct_switch(prev);
+        } else if (t->fire) {
+            t->fire(t);
+        }
         waker_wake(&t->waker);
     }
     reprogram();               /* next deadline, or none: clears the IRQ */

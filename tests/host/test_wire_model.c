@@ -44,7 +44,6 @@ void fake_mmio_write(uintptr_t addr, unsigned width, uint32_t v)
     raw_ier_writes++;
 }
 struct cpu_acct cpu_acct_sim;
-struct cpu_acct_now cpu_acct_now;
 
 static const struct uart_cfg ns = { .base = 0x1000, .fifo_depth = 16, .io_width = 1 };
 static const struct uart_cfg dw = { .base = 0x2000, .reg_shift = 2, .io_width = 4,
@@ -123,10 +122,10 @@ int main(void)
     wire_model_stats(&st);
     CHECK_EQ(st.lost, 1);                    /* still only the deliberate one */
 
-    /* THRE interrupt: IER.THRI stays in the model, the timer is armed for
-     * the FIFO-empty instant; firing it charges the timer interrupt to the
-     * sim account and turns THRI on in QEMU's IER (QEMU then raises its
-     * own THRE interrupt); the next THR store turns it off first. */
+    /* THRE interrupt: IER.THRI stays in the model, a sim timer is armed
+     * for the FIFO-empty instant; firing it turns THRI on in QEMU's IER
+     * (QEMU then raises its own THRE interrupt); the next THR store turns
+     * it off first. */
     start = now_ns = 20000000000ULL;
     for (int i = 0; i < 17; i++)
         put(&ns);
@@ -137,11 +136,9 @@ int main(void)
     CHECK(armed != NULL);
     CHECK_EQ(armed_at, start + done_at(16));
     CHECK_EQ(raw_ier_writes, 0);
-    struct cpu_acct isr = { 0 };
-    cpu_acct_now.owner = &isr;
+    CHECK(armed->sim);                       /* its interrupt is simulation */
     now_ns = armed_at;
     armed->fire(armed);
-    CHECK(cpu_acct_now.owner == &cpu_acct_sim);
     CHECK_EQ(raw_ier_writes, 1);
     CHECK_EQ(raw_ier, UART_IER_RDI | UART_IER_THRI);
     wire_model_stats(&st);
@@ -168,6 +165,33 @@ int main(void)
     wire_write(&ns, UART_IER, &ier);
     CHECK(armed == NULL);
     CHECK_EQ(ier, UART_IER_RDI);
+
+    /* THRI switched on with the modelled FIFO already empty: raised at
+     * once, in the same IER store, no timer. */
+    now_ns = 25000000000ULL;
+    wire_model_stats(&st);
+    uint64_t irqs0 = st.thre_irqs;
+    ier = UART_IER_RDI | UART_IER_THRI;
+    CHECK(wire_write(&ns, UART_IER, &ier));
+    CHECK_EQ(ier, UART_IER_RDI | UART_IER_THRI);
+    CHECK(armed == NULL);
+    wire_model_stats(&st);
+    CHECK_EQ(st.thre_irqs, irqs0 + 1);
+    /* DLAB set while THRE is raised: THRI leaves QEMU's IER before the
+     * register becomes the divisor latch; clearing DLAB re-arms. */
+    unsigned writes0 = raw_ier_writes;
+    uint32_t lcr = UART_LCR_DLAB | UART_LCR_8N1;
+    CHECK(wire_write(&ns, UART_LCR, &lcr));
+    CHECK_EQ(raw_ier_writes, writes0 + 1);
+    CHECK_EQ(raw_ier, UART_IER_RDI);
+    lcr = UART_LCR_8N1;
+    CHECK(wire_write(&ns, UART_LCR, &lcr));
+    CHECK(armed != NULL);
+    CHECK_EQ(armed_at, now_ns);
+    armed->fire(armed);
+    CHECK_EQ(raw_ier, UART_IER_RDI | UART_IER_THRI);
+    ier = UART_IER_RDI;
+    wire_write(&ns, UART_IER, &ier);
 
     /* A refill burst: as many stores as shifter and FIFO take, the rest
      * lost and counted. */

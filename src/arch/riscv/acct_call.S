@@ -1,17 +1,19 @@
 /* uintptr_t cpu_acct_call(struct cpu_acct *to, fn, x, y, z): returns
  * fn(x, y, z), with the CPU account `to` owning the CPU from this
- * function's first instruction up to and including its ret, and
- * interrupts masked meanwhile (the wire model's register hooks: their
- * cost is the simulation's, and the caller pays only for its call).
- * Straight-line code without compressed instructions around the two
- * counter snapshots, so the instructions before the first (CALL_HEAD)
- * and after the second (CALL_TAIL) are known numbers, checked by the
- * assembler. Cycles are charged at the snapshots themselves. Any context. */
+ * function's first instruction up to and including the one that unmasks
+ * interrupts again, and interrupts masked meanwhile (the wire model's
+ * register hooks: their cost is the simulation's, and the caller pays
+ * for its call and the ret; an interrupt taken at the ret finds the
+ * accounts consistent). Straight-line code without compressed
+ * instructions around the two counter snapshots, so the instructions
+ * before the first (CALL_HEAD) and from the second on (CALL_TAIL) are
+ * known numbers, checked by the assembler. Cycles are charged at the
+ * snapshots themselves. Any context. */
 #include "cpu_acct.h"
 #include "csr.h"
 
 #define CALL_HEAD 4    /* csrrci, lla (2), rdcycle before the rdinstret */
-#define CALL_TAIL 10   /* the second rdinstret up to and including ret */
+#define CALL_TAIL 9    /* the second rdinstret up to and including csrs */
 
     .section .text.acct_call, "ax"
     .option push
@@ -76,8 +78,8 @@ cpu_acct_call:
     ld      t4, CPU_ACCT_INSTRET(t1)
     add     t4, t4, t2
     sd      t4, CPU_ACCT_INSTRET(t1)
-    csrs    CSR_XSTATUS, t6
-3:  ret
+3:  csrs    CSR_XSTATUS, t6
+    ret
     .globl  cpu_acct_call_end           /* for selftest=acct */
 cpu_acct_call_end:
     .if (3b - 2b) != (CALL_TAIL - 1) * 4

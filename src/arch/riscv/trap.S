@@ -2,14 +2,15 @@
  * on the current stack, calls trap_dispatch(frame), restores it. An
  * interrupt saves the caller-saved registers (the C handlers keep the
  * others) and the trap CSRs but tval; an exception, which never returns,
- * saves everything for the panic report. Interrupt handlers never switch tasks, so the frame
- * always returns to the code it interrupted.
+ * saves everything for the panic report. Interrupt handlers never switch
+ * tasks, so the frame always returns to the code it interrupted.
  *
- * CPU accounting covers the whole trap: the first instructions up to the
- * counter snapshot and the last ones after it are straight-line code
- * without compressed instructions; their numbers (TRAP_ACCT_*) are taken
- * from (or added to) the snapshot, and the assembler checks them against
- * the distance between the labels.
+ * CPU accounting covers every instruction of the trap (cycles: from the
+ * snapshots on): the first instructions up to the counter snapshot and
+ * the last ones after it are straight-line code without compressed
+ * instructions; their numbers (TRAP_ACCT_*) are taken from (or added to)
+ * the snapshot, and the assembler checks them against the distance
+ * between the labels.
  * trap_dispatch charges from the entry snapshot on; the exit below
  * charges the handler's account up to and including the xret and makes
  * the interrupted context's account (trap_dispatch's result) the owner. */

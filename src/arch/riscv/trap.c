@@ -1,6 +1,7 @@
 /* Trap dispatch: timer and external interrupts to their handlers (their
- * time, trap entry and exit included, charged to the ISR account), any exception or unexpected
- * interrupt to panic_trap(). */
+ * time, trap entry and exit included, charged to the ISR account, or to
+ * the sim account for a timer interrupt of sim timers only), any
+ * exception or unexpected interrupt to panic_trap(). */
 #include "cpu_acct.h"
 #include "csr.h"
 #include "kernel.h"

@@ -84,13 +84,12 @@ static inline __attribute__((always_inline)) unsigned tx_refill(bool *fifo_was_e
     unsigned room = tx_room();
 
     *fifo_was_empty = room == cfg->fifo_depth;
-    ctr.hw_send_calls++;
     if (!room) {
         ctr.hw_send_zero++;
         return 0;
     }
     unsigned sent = load_run(room);
-    if (sent && sent < room)
+    if (sent && sent < room)      /* the ring wrapped, or ran out */
         sent += load_run(room - sent);
     if (sent) {
         fifo_empty_seen = false;
@@ -127,7 +126,8 @@ static void tx_irq(void)
 
     ctr.tx_irqs++;
     unsigned sent = tx_refill(&fifo_empty);
-    if (ring_used(&tx) == 0) {
+    uint32_t used = ring_used(&tx);
+    if (used == 0) {
         if (sent == 0 && fifo_empty) {
             thre_stop();
             fifo_empty_seen = true;
@@ -137,7 +137,7 @@ static void tx_irq(void)
             thre_stop();
         }
     }
-    if (tx_space_waiter.task && ring_free(&tx) >= tx_space_wanted)
+    if (tx_space_waiter.task && ring_capacity(&tx) - used >= tx_space_wanted)
         waker_wake(&tx_space_waiter);
 }
 
@@ -230,11 +230,13 @@ int uart_be_init(const struct uart_cfg *c, uint32_t irq)
  * after it, and then finds the pushed bytes and keeps THRE on. */
 static void tx_kick(void)
 {
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);   /* the read stays after the push */
     if (thre_on)
         return;
     unsigned long f = irq_save();
     if (!thre_on && ring_used(&tx)) {
         bool fifo_empty;
+        ctr.hw_send_calls++;              /* refills outside the interrupt */
         tx_refill(&fifo_empty);
         if (ring_used(&tx)) {
             thre_on = true;
@@ -294,12 +296,12 @@ static __attribute__((noinline)) size_t write_rest(const uint8_t *p, size_t n, s
 /* Task. */
 ssize_t uart_be_write(const void *buf, size_t n, bool nonblock)
 {
+    ctr.user_calls++;
+    ctr.user_req += n;
     size_t done = push_kick(buf, n);
 
     if (done < n && !nonblock)
         done = write_rest(buf, n, done);
-    ctr.user_calls++;
-    ctr.user_req += n;
     ctr.user_acc += done;
     return done || n == 0 ? (ssize_t)done : -EAGAIN;
 }
@@ -317,10 +319,10 @@ ssize_t uart_be_read(void *buf, size_t n, bool nonblock)
     }
 }
 
-/* Task: wait until the ring is empty and THRE has seen the FIFO empty
- * (asking for that interrupt if it is off), then for the shifter: sleep
- * until the last stop bit is due and confirm LSR.TEMT. The empty ring
- * restarts at offset 0. */
+/* Task: wait until the ring is empty and the FIFO empty (LSR.THRE says
+ * so, or the THRE interrupt, asked for if it is off, sees it), then for
+ * the shifter: sleep until the last stop bit is due and confirm
+ * LSR.TEMT. The empty ring restarts at offset 0. */
 int uart_be_drain(void)
 {
     uint64_t deadline = clock_now_ns() + UART_DRAIN_MARGIN_NS +
@@ -338,9 +340,16 @@ int uart_be_drain(void)
                 irq_restore(f);
                 break;
             }
-            if (lsr_read() & UART_LSR_TEMT) {
+            uint32_t lsr = lsr_read();
+            if (lsr & UART_LSR_TEMT) {
                 irq_restore(f);
                 return 0;
+            }
+            if (lsr & UART_LSR_THRE) {    /* FIFO empty now: only the shifter */
+                fifo_empty_seen = true;
+                fifo_empty_ns = clock_now_ns();
+                irq_restore(f);
+                break;
             }
             thre_on = true;               /* ask for the FIFO-empty event */
             ier_update(UART_IER_THRI, 0);
@@ -388,6 +397,7 @@ int uart_be_counters(struct uart_counters *out)
     unsigned long f = irq_save();
     uint32_t lsr = lsr_read();            /* counts errors before the copy */
     *out = ctr;
+    out->hw_send_calls = ctr.hw_send_calls + ctr.tx_irqs;   /* each THRE entry refills */
     out->ring_pop_bytes = ctr.hw_send_bytes;   /* every byte taken goes to THR */
     out->ring_empty = ring_used(&tx) == 0;
     out->copier_active = thre_on;

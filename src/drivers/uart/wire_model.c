@@ -11,7 +11,7 @@
 
 #define NS_PER_10BITS_NUM 10000000000ULL   /* 10 bits x 1e9 ns */
 
-static struct wire_stats st;
+static struct wire_stats st = { .baud = WIRE_BAUD, .fifo = WIRE_FIFO };
 static const struct uart_cfg *uart;
 static bool dlab, ier_thri, thri_raised;
 static uint32_t ier_hw;                   /* IER as QEMU has it, THRI aside */
@@ -42,14 +42,13 @@ static void thri_hw(bool on)
     uart_write_raw(uart, UART_IER, ier_hw | (on ? UART_IER_THRI : 0));
 }
 
-/* Timer ISR: the modelled FIFO emptied; raise THRE. This timer interrupt
- * is simulation (a real UART needs none): all of it goes to the sim
- * account, and the driver's handler runs in the UART interrupt after it. */
+/* Timer ISR (a sim timer: a real UART needs no such interrupt, and the
+ * timer code charges it to the sim account): the modelled FIFO emptied;
+ * raise THRE, and the driver's handler runs in the UART interrupt after. */
 static void thre_fire(struct timer *t)
 {
     (void)t;
-    cpu_acct_retag(&cpu_acct_sim);
-    if (ier_thri && !dlab && outstanding(clock_now_ns()) <= 1) {
+    if (ier_thri && !dlab && !thri_raised && outstanding(clock_now_ns()) <= 1) {
         st.thre_irqs++;
         thri_hw(true);
     }
@@ -66,9 +65,8 @@ static void thre_arm(uint64_t now)
 void wire_model_init(const struct uart_cfg *c)
 {
     uart = c;
-    st.baud = WIRE_BAUD;
-    st.fifo = WIRE_FIFO;
     thre_timer.fire = thre_fire;
+    thre_timer.sim = true;
 }
 
 /* Any task. */
@@ -81,11 +79,11 @@ void wire_model_stats(struct wire_stats *out)
     irq_restore(f);
 }
 
-/* Register layer, any context: modelled LSR/IER/USR/TFL bits. IIR is
- * QEMU's own: it shows THRE only while the model has raised it. */
+/* Register layer through cpu_acct_call (interrupts masked): modelled
+ * LSR/IER/USR/TFL bits. IIR is QEMU's own: it shows THRE only while the
+ * model has raised it. */
 uint32_t wire_read(const struct uart_cfg *c, enum uart_reg r, uint32_t v)
 {
-    unsigned long f = irq_save();
     uint64_t out = outstanding(clock_now_ns());
     uint64_t level = out > 1 ? out - 1 : 0;
 
@@ -102,7 +100,6 @@ uint32_t wire_read(const struct uart_cfg *c, enum uart_reg r, uint32_t v)
         v = (uint32_t)level;
     }
     st.calls++;
-    irq_restore(f);
     return v;
 }
 
@@ -131,25 +128,24 @@ static uint32_t thr_take(uint64_t now, uint32_t n)
     return k;
 }
 
-/* Register layer (THR burst), any context: n stores to THR at once; the
- * bytes the modelled FIFO takes (the first ones) go on to the UART. */
+/* Register layer (THR burst) through cpu_acct_call (interrupts masked):
+ * n stores to THR at once; the bytes the modelled FIFO takes (the first
+ * ones) go on to the UART. */
 uint32_t wire_write_thr(const struct uart_cfg *c, uint32_t n)
 {
-    unsigned long f = irq_save();
     (void)c;
     if (!dlab)
         n = thr_take(clock_now_ns(), n);
     st.calls++;
-    irq_restore(f);
     return n;
 }
 
-/* Register layer, any context: THR stores enter the modelled line (or
- * are lost when the modelled FIFO is full); IER.THRI stays in the model
- * and reaches QEMU only while the model raises THRE. */
+/* Register layer through cpu_acct_call (interrupts masked): THR stores
+ * enter the modelled line (or are lost when the modelled FIFO is full);
+ * IER.THRI stays in the model and reaches QEMU only while the model
+ * raises THRE. */
 bool wire_write(const struct uart_cfg *c, enum uart_reg r, uint32_t *v)
 {
-    unsigned long f = irq_save();
     uint64_t now = clock_now_ns();
     bool pass = true;
     (void)c;
@@ -157,7 +153,9 @@ bool wire_write(const struct uart_cfg *c, enum uart_reg r, uint32_t *v)
     if (r == UART_LCR) {
         bool was = dlab;
         dlab = *v & UART_LCR_DLAB;
-        if (was && !dlab && ier_thri)
+        if (!was && dlab && thri_raised)
+            thri_hw(false);                  /* IER is the divisor's from here */
+        else if (was && !dlab && ier_thri)
             thre_arm(now);                   /* a THRE held back under DLAB */
     } else if (r == UART_THR && !dlab) {
         pass = thr_take(now, 1) == 1;
@@ -168,13 +166,15 @@ bool wire_write(const struct uart_cfg *c, enum uart_reg r, uint32_t *v)
         if (!ier_thri) {
             timer_cancel(&thre_timer);
             thri_raised = false;
+        } else if (!was && outstanding(now) <= 1) {
+            st.thre_irqs++;                  /* FIFO already empty: at once */
+            thri_raised = true;
         } else if (!was) {
             thre_arm(now);
         }
         *v = ier_hw | (thri_raised ? UART_IER_THRI : 0);
     }
     st.calls++;
-    irq_restore(f);
     return pass;
 }
 
