@@ -97,18 +97,24 @@ int POSIX_NAME(close)(int fd)
     return 0;
 }
 
+/* read, write (any task): the open fd for this direction (the access
+ * mode it must not have is denied) and a buffer for n > 0 bytes; NULL
+ * with *r the call's result otherwise (0 for n == 0, or -1 and errno). */
+static struct posix_file *io_file(int fd, int denied, const void *buf, size_t n, ssize_t *r)
+{
+    struct posix_file *f = file_for(fd, denied);
+    *r = !f ? fail(EBADF) : n == 0 ? 0 : !buf ? fail(EFAULT) : 1;
+    return *r == 1 ? f : NULL;
+}
+
 /* Any task: received bytes; blocking fds wait for at least one. */
 ssize_t POSIX_NAME(read)(int fd, void *buf, size_t n)
 {
-    struct posix_file *f = file_for(fd, O_WRONLY);
+    ssize_t r;
+    struct posix_file *f = io_file(fd, O_WRONLY, buf, n, &r);
     if (!f)
-        return fail(EBADF);
-    if (n == 0)
-        return 0;
-    if (!buf)
-        return fail(EFAULT);
-    ssize_t r = uart_be_read(buf, n < IO_SSIZE_MAX ? n : IO_SSIZE_MAX,
-                             f->flags & O_NONBLOCK);
+        return r;
+    r = uart_be_read(buf, n < IO_SSIZE_MAX ? n : IO_SSIZE_MAX, f->flags & O_NONBLOCK);
     return r < 0 ? fail((int)-r) : r;
 }
 
@@ -227,13 +233,10 @@ static ssize_t out(const struct posix_file *f, const struct iovec *iov, int cnt)
 /* Any task: queue bytes for the UART (blocking fds: all of them). */
 ssize_t POSIX_NAME(write)(int fd, const void *buf, size_t n)
 {
-    struct posix_file *f = file_for(fd, O_RDONLY);
+    ssize_t r;
+    struct posix_file *f = io_file(fd, O_RDONLY, buf, n, &r);
     if (!f)
-        return fail(EBADF);
-    if (n == 0)
-        return 0;
-    if (!buf)
-        return fail(EFAULT);
+        return r;
     struct iovec v = { (void *)buf, n < IO_SSIZE_MAX ? n : IO_SSIZE_MAX };
     return out(f, &v, 1);
 }

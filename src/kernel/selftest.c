@@ -157,26 +157,24 @@ int selftest_acct(void);
 /* Boot, main task: run the self-test named by selftest=, then exit. */
 void selftest_from_bootargs(void)
 {
+    static const struct {
+        const char *name;
+        int (*run)(void);
+    } tests[] = {
+        { "sleep-order", selftest_sleep_order }, { "stack-overflow", selftest_stack_overflow },
+        { "posix", selftest_posix },             { "loopback", selftest_loopback },
+        { "wakers", selftest_wakers },           { "busy-irq", selftest_busy_irq },
+        { "acct", selftest_acct },
+    };
     char name[24];
-    int ok;
+    int ok = -1;
 
     if (!bootarg("selftest", name, sizeof name))
         return;
-    if (strcmp(name, "sleep-order") == 0)
-        ok = selftest_sleep_order();
-    else if (strcmp(name, "stack-overflow") == 0)
-        ok = selftest_stack_overflow();
-    else if (strcmp(name, "posix") == 0)
-        ok = selftest_posix();
-    else if (strcmp(name, "loopback") == 0)
-        ok = selftest_loopback();
-    else if (strcmp(name, "wakers") == 0)
-        ok = selftest_wakers();
-    else if (strcmp(name, "busy-irq") == 0)
-        ok = selftest_busy_irq();
-    else if (strcmp(name, "acct") == 0)
-        ok = selftest_acct();
-    else {
+    for (size_t i = 0; i < sizeof tests / sizeof tests[0] && ok < 0; i++)
+        if (strcmp(name, tests[i].name) == 0)
+            ok = tests[i].run();
+    if (ok < 0) {
         printf("selftest=%s status=FAIL reason=unknown-selftest\n", name);
         kernel_exit(1);
     }
