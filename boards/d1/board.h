@@ -39,7 +39,7 @@
 #define BOARD_PLIC_CONTEXTS_PER_HART 2U     /* M and S context (one hart) */
 #define BOARD_PLIC_CTRL       0x101FFFFCUL  /* PLIC_CTRL: S-mode access */
 /* clint@14000000: mtimecmp as 32-bit halves; mtime only via the time CSR. */
-#define BOARD_CLINT_BASE      0x14000000UL
+#define BOARD_CLINT_BASE      0x14000000    /* also used by start.S */
 #define BOARD_CLINT_SPLIT32   1
 #define BOARD_TEST_DEVICE     0UL           /* no finisher: park at exit */
 

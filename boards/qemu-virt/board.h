@@ -26,7 +26,7 @@
 #define BOARD_PLIC_NSOURCES   95U           /* riscv,ndev */
 #define BOARD_PLIC_CONTEXTS_PER_HART 2U     /* M and S context per hart */
 /* /soc/clint@2000000: mtimecmp at +0x4000 (M-mode images only). */
-#define BOARD_CLINT_BASE      0x02000000UL
+#define BOARD_CLINT_BASE      0x02000000    /* also used by start.S */
 /* /soc/test@100000: sifive,test1 finisher; carries the exit status. */
 #define BOARD_TEST_DEVICE     0x100000UL
 

@@ -165,10 +165,12 @@ def accounting(args, inj, log, text, errors):
                       "room, so outside MCR loopback an overrun means a lost byte in the driver")
     # Overruns: QEMU's loopback path pushes the looped-back bytes into the
     # RX FIFO without flow control, so a foreign byte already in the FIFO
-    # makes the 16-byte loopback chunk overrun it. In realtime thousands of
-    # foreign bytes arrive during S31; the driver must have counted some.
+    # makes the 16-byte loopback chunk overrun it. Whether one is there when
+    # a chunk arrives is host timing (0 was seen with 8401 foreign bytes):
+    # the count is reported; exact OE counting is asserted by the host test
+    # (test_uart_async_quirks) and the UART ISR fuzzer.
     if args.mode == "realtime" and lb_foreign >= 4096 and s31 and int(s31.group(2)) == 0:
-        errors.append(f"{lb_foreign} foreign bytes arrived during S30..S31 but S31 counted no "
-                      "overrun (LSR.OE) in its loopback")
+        print(f"note: {lb_foreign} foreign bytes arrived during S30..S31, none of them "
+              "while a loopback chunk arrived (no overrun this run)")
     if rx["rx_framing"] or rx["rx_parity"]:
         errors.append("framing/parity errors counted; QEMU produces none")

@@ -44,5 +44,18 @@ _start:
 hart_park:
     csrw    CSR_XIE, zero
     csrci   CSR_XSTATUS, XSTATUS_XIE
+#if PRIV_M
+    /* No timer interrupt pending here either (mtimecmp resets to 0): QEMU
+     * kicks a hart with any interrupt pending at every update of its
+     * interrupt lines, and under -icount those kicks make boot hart's
+     * timing vary from run to run. mtimecmp := all ones, high half first. */
+    li      t0, BOARD_CLINT_BASE + 0x4000
+    csrr    t1, mhartid
+    slli    t1, t1, 3
+    add     t0, t0, t1
+    li      t1, -1
+    sw      t1, 4(t0)
+    sw      t1, 0(t0)
+#endif
 3:  wfi
     j       3b
