@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include "bench.h"
 #include "board_info.h"
@@ -59,6 +58,43 @@ struct section_run {
 
 static uint64_t stacks[NSECTIONS][SECTION_STACK_WORDS];
 static struct section_run *running;
+
+/* Any task: the section table. */
+const struct bench_section *bench_sections(unsigned *n)
+{
+    *n = NSECTIONS;
+    return sections;
+}
+
+/* Boot task: the sections the boot argument sections=Sxx,Syy,... selects
+ * (S00 always: it labels the run); all without it. A name that is not a
+ * section stops the run before any section, naming the valid ones. */
+static uint32_t select_sections(void)
+{
+    char arg[8 * NSECTIONS], valid[5 * NSECTIONS] = "";
+    uint32_t sel = 1;
+
+    _Static_assert(NSECTIONS <= 32, "selection mask");
+    if (!bootarg("sections", arg, sizeof arg))
+        return (1U << NSECTIONS) - 1;
+    for (char *p = arg, *q; *p; p = q) {
+        size_t len = strcspn(p, ",");
+        q = p + len + (p[len] == ',');
+        p[len] = 0;
+        unsigned i = 0;
+        while (i < NSECTIONS && strcmp(p, sections[i].id) != 0)
+            i++;
+        if (i == NSECTIONS) {
+            for (unsigned k = 0; k < NSECTIONS; k++)
+                snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s",
+                         k ? "," : "", sections[k].id);
+            panic("bad boot argument sections=: '%s' is not a section; valid values: %s", p,
+                  valid);
+        }
+        sel |= 1U << i;
+    }
+    return sel;
+}
 
 /* Section task: the boot argument stall=<Sxx>:<spin|block> makes that
  * section hang (a spin with interrupts on, or a block nobody wakes), so
@@ -151,10 +187,7 @@ static void bench_env_init(void)
     bench.samples = bench.quick ? 10 : 50;
     struct uart_counters c;
     bench.async = uart_be_counters(&c) == 0;
-    char shift[8];
-    bench.instret_scale = 1;
-    if (bootarg("icount_shift", shift, sizeof shift))
-        bench.instret_scale = 1U << (atoi(shift) & 31);
+    bench.selected = select_sections();
 }
 
 /* Boot task: start on the next whole millisecond, so that every later
@@ -169,12 +202,15 @@ static void align_start(void)
 /* Boot task. */
 int bench_run_all(void)
 {
-    unsigned passed = 0, failed = 0;
+    unsigned passed = 0, failed = 0, run = 0;
 
-    align_start();
     bench_env_init();
+    align_start();
     for (unsigned i = 0; i < NSECTIONS; i++) {
         const struct bench_section *s = &sections[i];
+        if (!(bench.selected >> i & 1))
+            continue;
+        run++;
         printf("=== [%s] %s ===\n", s->id, s->title);
         uint64_t d0 = clock_now_ns();
         console_flush();
@@ -192,6 +228,6 @@ int bench_run_all(void)
         else
             passed++;
     }
-    printf("Done. sections=%u passed=%u failed=%u\n", (unsigned)NSECTIONS, passed, failed);
+    printf("Done. sections=%u passed=%u failed=%u\n", run, passed, failed);
     return (int)failed;
 }

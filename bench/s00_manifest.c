@@ -2,11 +2,33 @@
 #include <stdio.h>
 #include "bench.h"
 #include "board_info.h"
+#include "cpu_acct.h"
 #include "csr.h"
 #include "kernel.h"
 #include "timer.h"
 #include "version.h"
 #include "wire_model.h"
+
+/* s00_manifest: the sections this run runs and those it skips (boot
+ * argument sections=). */
+static void print_selection(void)
+{
+    unsigned n;
+    const struct bench_section *t = bench_sections(&n);
+
+    for (int want = 1; want >= 0; want--) {
+        const char *sep = "";
+        printf(want ? "  sections_selected=" : " sections_skipped=");
+        for (unsigned i = 0; i < n; i++)
+            if ((int)(bench.selected >> i & 1) == want) {
+                printf("%s%s", sep, t[i].id);
+                sep = ",";
+            }
+        if (!*sep)
+            printf("none");
+    }
+    printf("\n");
+}
 
 /* Boot task. */
 enum bench_status s00_manifest(void)
@@ -39,8 +61,14 @@ enum bench_status s00_manifest(void)
     if (!bootarg("qemu_mode", mode, sizeof mode))
         snprintf(mode, sizeof mode, "%s", board.test_device ? "unknown" : "none");
     printf("  qemu_mode=%s\n", mode);
-    if (bootarg("icount_shift", mode, sizeof mode))
-        printf("  icount_shift=%s\n", mode);
+    struct cpu_clock clk = cpu_clock();
+    printf("  cpu_hz=%llu cpu_hz_source=%s cycles_unit=%s instret_exact=%d\n",
+           (unsigned long long)clk.hz, clk.source, clk.cycles_unit, cpu_instret_exact);
+    if (board.qemu && cpu_instret_exact)
+        printf("  icount_shift=%u\n", cpu_instret_shift);
+    else
+        printf("  icount_shift=none\n");
+    print_selection();
     printf("  bench_scale=%s iters=%u rounds=%u s43_groups=%u s43_samples=%u\n",
            bench.quick ? "quick" : "full", bench.iters, bench.rounds, bench.groups,
            bench.samples);

@@ -1,10 +1,15 @@
 /* S06: kernel primitives the UART backends stand on: context switch,
- * wake-to-run, timer overshoot, ring push+pop against memcpy. */
+ * wake-to-run, timer overshoot, ring push+pop against memcpy. instret
+ * figures are instructions (cpu_insns), at any QEMU icount shift; cycles
+ * are rdcycle counts (the manifest's cycles_unit). */
 #include <stdio.h>
 #include <string.h>
 #include "bench.h"
 #include "clock.h"
+#include "cpu_acct.h"
 #include "csr.h"
+#include "kernel.h"
+#include "posix_io.h"
 #include "ring.h"
 #include "scheduler.h"
 #include "timer.h"
@@ -33,20 +38,34 @@ static void yielder(void *arg)
         sched_yield();
 }
 
-/* Section task: instructions and cycles per task switch through yield. */
+/* Section task, before each measurement: the log so far is on the wire,
+ * so that no TX interrupt lands in the measured code. */
+static void quiet_line(void)
+{
+    console_flush();
+    tcdrain(bench.fd);
+}
+
+/* Section task: instructions and cycles per task switch through yield,
+ * from the task accounts (an interrupt in the loop is not the switch's). */
 static void s06_switch(void)
 {
+    struct cpu_totals a, b;
+
+    quiet_line();
     task_spawn(&peer, "s06-yield", yielder, 0, peer_stack, S06_STACK_WORDS);
-    uint64_t i0 = rdinstret(), c0 = rdcycle(), t0 = clock_now_ns();
+    uint64_t t0 = clock_now_ns();
+    cpu_acct_read(&a);
     for (int i = 0; i < S06_YIELDS; i++)
         sched_yield();              /* to the peer, which yields back */
-    uint64_t i1 = rdinstret(), c1 = rdcycle(), t1 = clock_now_ns();
-    uint64_t sw = 2ULL * S06_YIELDS;
+    cpu_acct_read(&b);
+    uint64_t t1 = clock_now_ns(), sw = 2ULL * S06_YIELDS;
     while (peer.state != TASK_DONE)
         sched_yield();
     printf("  diag=s06-ctx-switch switches=%llu instret_per_switch=%llu cycles_per_switch=%llu ns_per_switch=%llu\n",
-           (unsigned long long)sw, (unsigned long long)((i1 - i0) / sw),
-           (unsigned long long)((c1 - c0) / sw), (unsigned long long)((t1 - t0) / sw));
+           (unsigned long long)sw, (unsigned long long)(cpu_insns(b.tasks.instret - a.tasks.instret) / sw),
+           (unsigned long long)((b.tasks.cycles - a.tasks.cycles) / sw),
+           (unsigned long long)((t1 - t0) / sw));
 }
 
 /* Peer task: record instructions from the wake call to running here. */
@@ -55,7 +74,7 @@ static void wake_target(void *arg)
     (void)arg;
     for (int i = 0; i < S06_WAKES; i++) {
         sched_block();
-        samples[i] = rdinstret() - wake_t0;
+        samples[i] = cpu_insns(rdinstret() - wake_t0);
         waker_wake(&main_waker);
     }
 }
@@ -65,6 +84,7 @@ static void s06_wake(void)
 {
     struct waker w = { &peer };
     main_waker = waker_current();
+    quiet_line();
     task_spawn(&peer, "s06-wake", wake_target, 0, peer_stack, S06_STACK_WORDS);
     sched_yield();                      /* let the peer block first */
     for (int i = 0; i < S06_WAKES; i++) {
@@ -78,6 +98,7 @@ static void s06_wake(void)
 /* Section task: absolute sleeps every 100 us; overshoot = resumed - deadline. */
 static void s06_timer(void)
 {
+    quiet_line();
     uint64_t base = clock_now_ns() + S06_SLEEP_STEP_NS;
     for (int i = 0; i < S06_SLEEPS; i++) {
         uint64_t deadline = base + (uint64_t)i * S06_SLEEP_STEP_NS;
@@ -94,6 +115,7 @@ static void s06_ring(uint32_t chunk)
 {
     struct ring r;
     ring_init(&r, ring_store, S06_RING_CAP);
+    quiet_line();
     uint64_t i0 = rdinstret(), t0 = clock_now_ns();
     for (uint32_t done = 0; done < S06_RING_BYTES; done += chunk) {
         ring_push(&r, chunk_src, chunk);
@@ -114,8 +136,8 @@ static void s06_ring(uint32_t chunk)
     printf("  diag=s06-ring chunk=%lu bytes=%lu ring_ns=%llu ring_instret=%llu ring_mb_s=%llu "
            "memcpy_ns=%llu memcpy_instret=%llu memcpy_mb_s=%llu ring_over_memcpy=%llu.%03llu\n",
            (unsigned long)chunk, (unsigned long)S06_RING_BYTES, (unsigned long long)ring_ns,
-           (unsigned long long)(i1 - i0), (unsigned long long)(S06_RING_BYTES * 1000ULL / ring_ns),
-           (unsigned long long)copy_ns, (unsigned long long)(i2 - i1),
+           (unsigned long long)cpu_insns(i1 - i0), (unsigned long long)(S06_RING_BYTES * 1000ULL / ring_ns),
+           (unsigned long long)copy_ns, (unsigned long long)cpu_insns(i2 - i1),
            (unsigned long long)(S06_RING_BYTES * 1000ULL / copy_ns),
            (unsigned long long)(copy_ns / ring_ns),
            (unsigned long long)(copy_ns * 1000 / ring_ns % 1000));

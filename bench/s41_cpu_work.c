@@ -4,7 +4,9 @@
  * ISR / idle) and the wire model's own cost. instret_* count retired
  * instructions outside the idle account (rdinstret minus idle instret):
  * QEMU -icount advances instret through wfi, real cores hardly do; the raw
- * delta is printed as rdinstret_delta. The model is simulation overhead,
+ * delta, in counter units, is printed as rdinstret_delta; every other
+ * instret figure is in instructions (cpu_insns: QEMU -icount shift=N
+ * counts 2^N per instruction). The model is simulation overhead,
  * so `_excl_model` figures subtract it. One payload witness per size
  * covers all its rounds; the round lines are printed after it. */
 #include <stdio.h>
@@ -34,18 +36,6 @@ struct s41_round {
     struct bench_drain drain;
 };
 
-/* s41_cpu_work: instret values in instructions (QEMU -icount shift=N
- * advances instret by 2^N per instruction). */
-static void snap_scale(struct s41_snap *s)
-{
-    unsigned k = bench.instret_scale;
-    s->instret /= k;
-    s->acct.tasks.instret /= k;
-    s->acct.isr.instret /= k;
-    s->acct.idle.instret /= k;
-    s->wire.instret /= k;
-}
-
 /* s41_cpu_work, before and after a round: everything the round needs. */
 static void snap_begin(struct s41_snap *s)
 {
@@ -54,7 +44,6 @@ static void snap_begin(struct s41_snap *s)
     s->ns = clock_now_ns();
     s->cycles = rdcycle();
     s->instret = rdinstret();
-    snap_scale(s);
 }
 
 /* s41_cpu_work, the end snapshot: the counters first, in reverse order. */
@@ -65,7 +54,6 @@ static void snap_end(struct s41_snap *s)
     s->ns = clock_now_ns();
     cpu_acct_read(&s->acct);
     wire_model_stats(&s->wire);
-    snap_scale(s);
 }
 
 /* Printing helpers (section task): a / b with two decimals, "x.yy". */
@@ -76,12 +64,16 @@ static const char *div2(char *buf, size_t n, uint64_t a, uint64_t b)
     return buf;
 }
 
-/* Section task (figures, print_round): instructions retired up to
- * snapshot s outside the idle account. */
-static uint64_t busy_instret(const struct s41_snap *s)
+/* Section task (figures, print_round): rdinstret counts up to snapshot
+ * s outside the idle account (under QEMU -icount idle counts are virtual
+ * time, the rest is 2^shift per instruction: cpu_insns converts). */
+static uint64_t busy_counts(const struct s41_snap *s)
 {
     return s->instret - s->acct.idle.instret;
 }
+
+/* Section task: instructions of an account between the snapshots. */
+#define ACCT_INSNS(r, field) cpu_insns((r)->b.field.instret - (r)->a.field.instret)
 
 /* Figures of one round: per-byte and percent figures in hundredths
  * (x100), instructions per write whole. */
@@ -92,8 +84,8 @@ struct s41_fig {
 /* Section task: the figures of round r (bytes = completed). */
 static struct s41_fig figures(const struct s41_round *r)
 {
-    uint64_t di = busy_instret(&r->b) - busy_instret(&r->a), dc = r->b.cycles - r->a.cycles;
-    uint64_t idle = r->b.acct.idle.cycles - r->a.acct.idle.cycles;
+    uint64_t di = cpu_insns(busy_counts(&r->b) - busy_counts(&r->a));
+    uint64_t dc = r->b.cycles - r->a.cycles, idle = r->b.acct.idle.cycles - r->a.acct.idle.cycles;
     uint64_t model = r->b.wire.instret - r->a.wire.instret, bytes = r->completed;
     struct s41_fig f = { 0 };
     if (bytes) {
@@ -112,7 +104,7 @@ static void print_round(unsigned size, unsigned round, uint64_t expected,
 {
     struct s41_fig f = figures(r);
     char ipb[24], cpb[24], util[24], excl[24], dur[24];
-    uint64_t di = busy_instret(&r->b) - busy_instret(&r->a);
+    uint64_t di = cpu_insns(busy_counts(&r->b) - busy_counts(&r->a));
 
     printf("  diag=s41-valid size=%u round=%u completed=%llu expected=%llu reset_rc=%d "
            "instret_begin=%llu instret_end=%llu instret_delta=%llu instructions_per_byte=%s "
@@ -121,16 +113,14 @@ static void print_round(unsigned size, unsigned round, uint64_t expected,
            "short_writes=%lu write_rc=%d duration_ms=%s cpu_util_pct=%s task_instret=%llu "
            "isr_instret=%llu idle_instret=%llu idle_cycles=%llu wire_model_instret=%llu "
            "wire_model_cycles=%llu instructions_per_byte_excl_model=%s\n",
-           size, round, U(r->completed), U(expected), r->reset_rc, U(busy_instret(&r->a)),
-           U(busy_instret(&r->b)), U(di), div2(ipb, sizeof ipb, f.ipb, 100), U(f.ipw),
+           size, round, U(r->completed), U(expected), r->reset_rc, U(cpu_insns(busy_counts(&r->a))),
+           U(cpu_insns(busy_counts(&r->b))), U(di), div2(ipb, sizeof ipb, f.ipb, 100), U(f.ipw),
            U(r->b.instret - r->a.instret), U(r->b.cycles - r->a.cycles),
            div2(cpb, sizeof cpb, f.cpb, 100), r->drain_rc, (unsigned long)r->drain.errors,
            (unsigned long)r->writes, (unsigned long)r->shorts, r->write_rc,
            bench_milli(dur, sizeof dur, (r->b.ns - r->a.ns) / 1000),
            div2(util, sizeof util, f.util, 100),
-           U(r->b.acct.tasks.instret - r->a.acct.tasks.instret),
-           U(r->b.acct.isr.instret - r->a.acct.isr.instret),
-           U(r->b.acct.idle.instret - r->a.acct.idle.instret),
+           U(ACCT_INSNS(r, acct.tasks)), U(ACCT_INSNS(r, acct.isr)), U(ACCT_INSNS(r, acct.idle)),
            U(r->b.acct.idle.cycles - r->a.acct.idle.cycles),
            U(r->b.wire.instret - r->a.wire.instret), U(r->b.wire.cycles - r->a.wire.cycles),
            div2(excl, sizeof excl, f.ipb_excl, 100));
@@ -217,7 +207,7 @@ enum bench_status s41_cpu_work(void)
 
     printf("  s41-method instret=rdinstret-minus-idle-instret cycles=rdcycle "
            "cpu_util=non-idle-cycles/window excl_model=minus-wire-model-instret "
-           "instret_scale=%u\n", bench.instret_scale);
+           "instret_scale=%u\n", 1U << cpu_instret_shift);
     for (unsigned i = 0; i < 3; i++)
         ok = run_size(sizes[i]) && ok;
     return ok ? BENCH_PASS : BENCH_FAIL;

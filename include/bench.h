@@ -28,10 +28,9 @@ struct bench_env {
     unsigned rounds;          /* S41/S42 rounds: 5 (quick: 2) */
     unsigned groups;          /* S43 groups per phase: 5 (quick: 1) */
     unsigned samples;         /* S43 samples per group: 50 (quick: 10) */
-    unsigned instret_scale;   /* instret counts per instruction: QEMU
-                                 -icount shift=N counts 2^N, else 1 */
     bool quick;
     bool async;               /* backend has TX counters and a queue */
+    uint32_t selected;        /* bit i: section i of the table runs */
 };
 
 extern struct bench_env bench;
@@ -39,6 +38,9 @@ extern struct bench_env bench;
 /* Boot task: run every section in order, print the summary line, return
  * the number of failed sections (the exit status). */
 int bench_run_all(void);
+
+/* Any task: the section table, in run order, and its length. */
+const struct bench_section *bench_sections(unsigned *n);
 
 /* Section task: line time of n bytes in ns. */
 uint64_t bench_line_ns(uint64_t bytes);

@@ -21,6 +21,7 @@ struct board_info {
     uintptr_t test_device;   /* QEMU finisher, 0 when absent */
     uint32_t plic_nsources;  /* interrupt sources, for the boot-time reset */
     bool has_fdt;
+    bool qemu;               /* a QEMU machine: QEMU's counters and clock */
     struct uart_cfg uart;
 };
 

@@ -13,8 +13,24 @@
 #define CPU_ACCT_NOW_OWNER   0
 #define CPU_ACCT_NOW_CYCLE   8
 #define CPU_ACCT_NOW_INSTRET 16
+#define CPU_ACCT_NOW_FIX     24   /* the corrections below, in counter units */
+
+/* Instructions of trap.S and acct_call.S outside their counter snapshots
+ * (the assembler checks them against the code): before the entry snapshot
+ * (HEAD) and from the exit snapshot up to and including the xret or the
+ * unmasking csrs (TAIL). At icount shift N each is worth 2^N counts. */
+#define TRAP_ACCT_HEAD 4
+#define TRAP_ACCT_TAIL 15
+#define CALL_ACCT_HEAD 3
+#define CALL_ACCT_TAIL 15
+#define CPU_ACCT_FIX_TRAP_HEAD 0
+#define CPU_ACCT_FIX_TRAP_TAIL 1
+#define CPU_ACCT_FIX_CALL_HEAD 2
+#define CPU_ACCT_FIX_CALL_TAIL 3
+#define CPU_ACCT_FIXES         4
 
 #ifndef __ASSEMBLER__
+#include <stdbool.h>
 #include <stddef.h>
 #include "csr.h"
 #include "scheduler.h"
@@ -29,23 +45,53 @@ struct cpu_totals {
 extern struct cpu_acct cpu_acct_isr, cpu_acct_idle, cpu_acct_sim;
 
 /* The current owner and the counter values at its last switch (one
- * object, so the switch addresses it once). */
+ * object, so the switch addresses it once), and the HEAD/TAIL corrections
+ * scaled to counter units (fix[CPU_ACCT_FIX_*]). */
 struct cpu_acct_now {
     struct cpu_acct *owner;
     uint64_t cycle, instret;
+    uint64_t fix[CPU_ACCT_FIXES];
 };
 extern struct cpu_acct_now cpu_acct_now;
+
+/* Counter units per retired instruction, as log2: rdinstret counts
+ * 2^cpu_instret_shift per instruction (QEMU -icount shift=N: 2^N; a real
+ * core: 1). Measured at boot by cpu_acct_init. */
+extern unsigned cpu_instret_shift;
+/* Whether rdinstret counts instructions at all (false under QEMU without
+ * -icount, where it reads host ticks). */
+extern bool cpu_instret_exact;
+
+/* Any context: instructions in a delta of rdinstret (or of an account's
+ * instret) that holds no idle time. */
+static inline uint64_t cpu_insns(uint64_t counts)
+{
+    return counts >> cpu_instret_shift;
+}
 
 _Static_assert(offsetof(struct cpu_acct, cycles) == CPU_ACCT_CYCLES &&
                offsetof(struct cpu_acct, instret) == CPU_ACCT_INSTRET &&
                offsetof(struct cpu_acct_now, owner) == CPU_ACCT_NOW_OWNER &&
                offsetof(struct cpu_acct_now, cycle) == CPU_ACCT_NOW_CYCLE &&
-               offsetof(struct cpu_acct_now, instret) == CPU_ACCT_NOW_INSTRET,
+               offsetof(struct cpu_acct_now, instret) == CPU_ACCT_NOW_INSTRET &&
+               offsetof(struct cpu_acct_now, fix) == CPU_ACCT_NOW_FIX,
                "cpu_acct layout used by trap.S");
+
+/* The CPU clock: instructions (QEMU -icount) or cycles per second, 0 when
+ * unknown; where it comes from; what rdcycle counts. */
+struct cpu_clock {
+    uint64_t hz;
+    const char *source;        /* "icount", "measured", "unknown" */
+    const char *cycles_unit;   /* "virtual-ns", "cpu-cycles", "host-ticks" */
+};
+/* Any task (S00): the clock; on real hardware it takes 10 ms to measure. */
+struct cpu_clock cpu_clock(void);
 
 /* Boot, interrupts masked, first thing: give early switches an owner. */
 void cpu_acct_early_init(void);
-/* Boot, interrupts masked: start charging the running task. */
+/* Boot, interrupts masked, after bootargs_init: measure the counter unit
+ * of an instruction (panics when the icount_shift boot argument is bad or
+ * disagrees), scale the corrections, start charging the running task. */
 void cpu_acct_init(void);
 /* Any task: totals since boot, up to now. */
 void cpu_acct_read(struct cpu_totals *out);
@@ -76,7 +122,12 @@ static inline struct cpu_acct *cpu_acct_switch(struct cpu_acct *to)
 
 /* Any context (acct_call.S): fn(x, y, z) with `to` owning the CPU, and
  * interrupts masked, from cpu_acct_call's first instruction to its last
- * but one: the caller pays only for the call and the ret. */
+ * but one: the caller pays only for the call and the ret. It reads only
+ * rdinstret and charges cycles as the same count: it serves the wire
+ * model, which exists on QEMU only, where mcycle and minstret read one
+ * clock (icount virtual time, or host ticks); a CSR read is a QEMU
+ * translation-block exit, so one fewer per snapshot halves the host cost
+ * of a modelled register poll. */
 typedef uintptr_t (*cpu_acct_fn)(uintptr_t x, uintptr_t y, uintptr_t z);
 uintptr_t cpu_acct_call(struct cpu_acct *to, cpu_acct_fn fn, uintptr_t x, uintptr_t y,
                         uintptr_t z);

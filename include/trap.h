@@ -1,7 +1,8 @@
 /* Trap frame saved by trap_entry (src/arch/riscv/trap.S) on the stack of
  * whatever was running: x1..x31 at their register numbers (for an
  * interrupt only the caller-saved ones: trap_frame_has()), the trap CSRs,
- * then the cycle and instret values at the trap's first instruction. The
+ * then the cycle and instret values at the trap's counter snapshot (its
+ * TRAP_ACCT_HEAD-th instruction, cpu_acct.h). The
  * layout is shared with the assembly through the offsets. */
 #ifndef TRAP_H
 #define TRAP_H
@@ -24,7 +25,7 @@ struct trap_frame {
     uint64_t status;
     uint64_t cause;
     uint64_t tval;
-    uint64_t entry_cycle;   /* at trap_entry's first instruction */
+    uint64_t entry_cycle;   /* at trap_entry's counter snapshot */
     uint64_t entry_instret;
 };
 

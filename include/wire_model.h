@@ -20,7 +20,8 @@ struct wire_stats {
     uint64_t lost;              /* stores into a full modelled FIFO */
     uint64_t thre_irqs;         /* modelled THRE interrupts delivered */
     uint64_t calls;             /* register accesses filtered */
-    uint64_t instret, cycles;   /* spent in the model (the sim account) */
+    uint64_t instret, cycles;   /* spent in the model (the sim account):
+                                   instructions, rdcycle counts */
 };
 
 /* Boot, interrupts masked, after uart_hw_init(): start the model for the

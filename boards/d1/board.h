@@ -10,6 +10,7 @@
 #define BOARD_TICK_NS_NUM     125U          /* ns = ticks * 125 / 3 */
 #define BOARD_TICK_NS_DEN     3U
 #define BOARD_HAS_FDT         0             /* FEL passes no device tree */
+#define BOARD_QEMU            0             /* real counters: mcycle, minstret */
 #define BOARD_CPU_C906        1             /* src/arch/riscv/c906.S at entry */
 
 /* serial@2500000: snps,dw-apb-uart, reg-shift 2, reg-io-width 4, PLIC 18. */

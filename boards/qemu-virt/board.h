@@ -9,6 +9,7 @@
 #define BOARD_TICK_NS_NUM     100U          /* ns = ticks * 100 / 1 */
 #define BOARD_TICK_NS_DEN     1U
 #define BOARD_HAS_FDT         1             /* a1 at entry points to the DTB */
+#define BOARD_QEMU            1             /* counters are QEMU's (cpu_acct.h) */
 
 /* /soc/serial@10000000: ns16550a, byte registers, PLIC source 10. */
 #define BOARD_UART_BASE       0x10000000UL

@@ -1,8 +1,19 @@
-/* CPU accounting totals; the switch itself is inline in cpu_acct.h. */
+/* CPU accounting totals, the counter unit of an instruction, the CPU
+ * clock; the switch itself is inline in cpu_acct.h. */
+#include <stdlib.h>
+#include "board_info.h"
+#include "clock.h"
 #include "cpu_acct.h"
+#include "kernel.h"
+
+#define ICOUNT_SHIFT_MAX 10        /* QEMU refuses -icount shift above 10 */
+#define UNIT_TRIES       3
+#define HZ_WINDOW_NS     10000000ULL   /* rdcycle window on real hardware */
 
 struct cpu_acct cpu_acct_isr, cpu_acct_idle, cpu_acct_sim;
 struct cpu_acct_now cpu_acct_now;
+unsigned cpu_instret_shift;
+bool cpu_instret_exact;
 static struct cpu_acct before_init;   /* early boot's account, never read */
 static uint64_t boot_cycle, boot_instret;
 
@@ -14,9 +25,54 @@ void cpu_acct_early_init(void)
     cpu_acct_now.owner = &before_init;
 }
 
+/* cpu_acct_init, interrupts masked: rdinstret counts of one instruction,
+ * from the deltas over 1 and over 8 instructions, or 0 when they are not
+ * a power of two in that ratio (QEMU without -icount: host ticks). */
+static uint64_t instret_unit(void)
+{
+    uint64_t a, b, c;
+    __asm__ volatile(".option push\n.option norvc\n"
+                     "rdinstret %0\nrdinstret %1\n.rept 7\nnop\n.endr\nrdinstret %2\n"
+                     ".option pop"
+                     : "=&r"(a), "=&r"(b), "=&r"(c));
+    uint64_t d1 = b - a, d8 = c - b;
+    return d1 && !(d1 & (d1 - 1)) && d8 == 8 * d1 ? d1 : 0;
+}
+
+/* cpu_acct_init: the measured unit as a shift, checked against the
+ * icount_shift boot argument (what the run says QEMU was given). */
+static void instret_scale_init(void)
+{
+    uint64_t unit = instret_unit();
+    char arg[8], *end;
+
+    for (unsigned t = 1; t < UNIT_TRIES && unit; t++)
+        if (instret_unit() != unit)
+            unit = 0;
+    cpu_instret_exact = unit != 0;
+    cpu_instret_shift = unit ? (unsigned)__builtin_ctzll(unit) : 0;
+    if (!bootarg("icount_shift", arg, sizeof arg))
+        return;
+    long want = strtol(arg, &end, 10);
+    if (!arg[0] || *end || want < 0 || want > ICOUNT_SHIFT_MAX)
+        panic("bad boot argument icount_shift=%s: valid values 0..%d", arg, ICOUNT_SHIFT_MAX);
+    if (cpu_instret_exact && (unsigned)want != cpu_instret_shift)
+        panic("boot argument icount_shift=%ld, but rdinstret counts %llu per instruction "
+              "(QEMU runs with -icount shift=%u)",
+              want, (unsigned long long)unit, cpu_instret_shift);
+}
+
 /* Boot, interrupts masked. */
 void cpu_acct_init(void)
 {
+    static const uint64_t fix[CPU_ACCT_FIXES] = {
+        [CPU_ACCT_FIX_TRAP_HEAD] = TRAP_ACCT_HEAD, [CPU_ACCT_FIX_TRAP_TAIL] = TRAP_ACCT_TAIL,
+        [CPU_ACCT_FIX_CALL_HEAD] = CALL_ACCT_HEAD, [CPU_ACCT_FIX_CALL_TAIL] = CALL_ACCT_TAIL,
+    };
+
+    instret_scale_init();
+    for (unsigned k = 0; k < CPU_ACCT_FIXES; k++)
+        cpu_acct_now.fix[k] = fix[k] << cpu_instret_shift;
     cpu_acct_isr = cpu_acct_idle = cpu_acct_sim = (struct cpu_acct){ 0 };   /* no early boot */
     cpu_acct_now.owner = &sched_current()->acct;
     boot_cycle = cpu_acct_now.cycle = rdcycle();
@@ -37,4 +93,23 @@ void cpu_acct_read(struct cpu_totals *out)
     out->tasks.instret = cpu_acct_now.instret - boot_instret - out->isr.instret -
                          out->idle.instret - out->sim.instret;
     irq_restore(f);
+}
+
+/* Any task (the manifest): the CPU clock and where it comes from. On
+ * QEMU with -icount one instruction takes 2^shift ns of virtual time, so
+ * the virtual CPU runs at 1e9 >> shift instructions per second, and
+ * rdcycle counts virtual ns; without -icount both counters are host
+ * ticks and the clock is unknown; a real core's rdcycle is measured
+ * against the timer over 10 ms. */
+struct cpu_clock cpu_clock(void)
+{
+    if (board.qemu && cpu_instret_exact)
+        return (struct cpu_clock){ 1000000000ULL >> cpu_instret_shift, "icount", "virtual-ns" };
+    if (board.qemu)
+        return (struct cpu_clock){ 0, "unknown", "host-ticks" };
+    uint64_t t0 = clock_now_ns(), c0 = rdcycle(), t1, c1;
+    while ((t1 = clock_now_ns()) - t0 < HZ_WINDOW_NS)
+        ;
+    c1 = rdcycle();
+    return (struct cpu_clock){ (c1 - c0) * 1000000000ULL / (t1 - t0), "measured", "cpu-cycles" };
 }

@@ -23,6 +23,7 @@ const struct board_info board = {
     .test_device = BOARD_TEST_DEVICE,
     .plic_nsources = BOARD_PLIC_NSOURCES,
     .has_fdt = BOARD_HAS_FDT,
+    .qemu = BOARD_QEMU,
     .uart = {
         .base = BOARD_UART_BASE,
         .reg_shift = BOARD_UART_REG_SHIFT,

@@ -6,14 +6,15 @@
  * for its call and the ret; an interrupt taken at the ret finds the
  * accounts consistent). Straight-line code without compressed
  * instructions around the two counter snapshots, so the instructions
- * before the first (CALL_HEAD) and from the second on (CALL_TAIL) are
- * known numbers, checked by the assembler. Cycles are charged at the
- * snapshots themselves. Any context. */
+ * before the first (CALL_ACCT_HEAD) and from the second on
+ * (CALL_ACCT_TAIL) are known numbers, checked by the assembler and
+ * scaled to counter units at boot (cpu_acct_now.fix). Only rdinstret is
+ * read; cycles are charged the same count (cpu_acct.h says why). Any
+ * context. */
 #include "cpu_acct.h"
 #include "csr.h"
 
-#define CALL_HEAD 4    /* csrrci, lla (2), rdcycle before the rdinstret */
-#define CALL_TAIL 9    /* the second rdinstret up to and including csrs */
+#define FIX(k) (CPU_ACCT_NOW_FIX + 8 * CPU_ACCT_FIX_##k)
 
     .section .text.acct_call, "ax"
     .option push
@@ -24,25 +25,25 @@
 cpu_acct_call:
     csrrci  t6, CSR_XSTATUS, XSTATUS_XIE
     lla     t0, cpu_acct_now
-    rdcycle t1
 1:  rdinstret t2
-    .if (1b - cpu_acct_call) != CALL_HEAD * 4
-    .error "CALL_HEAD does not match the code"
+    .if (1b - cpu_acct_call) != CALL_ACCT_HEAD * 4
+    .error "CALL_ACCT_HEAD does not match the code"
     .endif
-    addi    t2, t2, -CALL_HEAD
+    ld      t1, FIX(CALL_HEAD)(t0)
+    sub     t2, t2, t1                  /* at this function's first instruction */
     ld      t3, CPU_ACCT_NOW_OWNER(t0)  /* the caller's account */
     sd      a0, CPU_ACCT_NOW_OWNER(t0)
+    ld      t1, CPU_ACCT_NOW_INSTRET(t0)
+    sd      t2, CPU_ACCT_NOW_INSTRET(t0)
+    sub     t1, t2, t1                  /* the caller's share */
     ld      t4, CPU_ACCT_NOW_CYCLE(t0)
-    sd      t1, CPU_ACCT_NOW_CYCLE(t0)
-    sub     t1, t1, t4
+    add     t4, t4, t1
+    sd      t4, CPU_ACCT_NOW_CYCLE(t0)
     ld      t4, CPU_ACCT_CYCLES(t3)
     add     t4, t4, t1
     sd      t4, CPU_ACCT_CYCLES(t3)
-    ld      t4, CPU_ACCT_NOW_INSTRET(t0)
-    sd      t2, CPU_ACCT_NOW_INSTRET(t0)
-    sub     t2, t2, t4
     ld      t4, CPU_ACCT_INSTRET(t3)
-    add     t4, t4, t2
+    add     t4, t4, t1
     sd      t4, CPU_ACCT_INSTRET(t3)
 
     addi    sp, sp, -32
@@ -62,19 +63,19 @@ cpu_acct_call:
     lla     t0, cpu_acct_now
     ld      t1, CPU_ACCT_NOW_OWNER(t0)  /* `to` */
     sd      t3, CPU_ACCT_NOW_OWNER(t0)
-    rdcycle t2
+    andi    t6, t6, XSTATUS_XIE
+    ld      t5, FIX(CALL_TAIL)(t0)
+2:  rdinstret t2
+    add     t2, t2, t5                  /* up to and including the csrs */
+    ld      t4, CPU_ACCT_NOW_INSTRET(t0)
+    sd      t2, CPU_ACCT_NOW_INSTRET(t0)
+    sub     t2, t2, t4                  /* the callee's share */
     ld      t4, CPU_ACCT_NOW_CYCLE(t0)
-    sd      t2, CPU_ACCT_NOW_CYCLE(t0)
-    sub     t2, t2, t4
+    add     t4, t4, t2
+    sd      t4, CPU_ACCT_NOW_CYCLE(t0)
     ld      t4, CPU_ACCT_CYCLES(t1)
     add     t4, t4, t2
     sd      t4, CPU_ACCT_CYCLES(t1)
-    andi    t6, t6, XSTATUS_XIE
-2:  rdinstret t2
-    addi    t2, t2, CALL_TAIL
-    ld      t4, CPU_ACCT_NOW_INSTRET(t0)
-    sd      t2, CPU_ACCT_NOW_INSTRET(t0)
-    sub     t2, t2, t4
     ld      t4, CPU_ACCT_INSTRET(t1)
     add     t4, t4, t2
     sd      t4, CPU_ACCT_INSTRET(t1)
@@ -82,7 +83,7 @@ cpu_acct_call:
     ret
     .globl  cpu_acct_call_end           /* for selftest=acct */
 cpu_acct_call_end:
-    .if (3b - 2b) != (CALL_TAIL - 1) * 4
-    .error "CALL_TAIL does not match the code"
+    .if (3b - 2b) != (CALL_ACCT_TAIL - 1) * 4
+    .error "CALL_ACCT_TAIL does not match the code"
     .endif
     .option pop

@@ -8,18 +8,17 @@
  * CPU accounting covers every instruction of the trap (cycles: from the
  * snapshots on): the first instructions up to the counter snapshot and
  * the last ones after it are straight-line code without compressed
- * instructions; their numbers (TRAP_ACCT_*) are taken from (or added to)
- * the snapshot, and the assembler checks them against the distance
- * between the labels.
- * trap_dispatch charges from the entry snapshot on; the exit below
- * charges the handler's account up to and including the xret and makes
- * the interrupted context's account (trap_dispatch's result) the owner. */
+ * instructions; their numbers (TRAP_ACCT_HEAD/TAIL in cpu_acct.h, checked
+ * here by the assembler against the distance between the labels), scaled
+ * to counter units (cpu_acct_now.fix), are taken from (or added to) the
+ * snapshot.
+ * trap_dispatch charges from the entry snapshot, less the head, on; the
+ * exit below charges the handler's account up to and including the xret
+ * and makes the interrupted context's account (trap_dispatch's result)
+ * the owner. */
 #include "cpu_acct.h"
 #include "csr.h"
 #include "trap.h"
-
-#define TRAP_ACCT_HEAD 4    /* instructions before the entry rdinstret */
-#define TRAP_ACCT_TAIL 14   /* the exit rdinstret up to and including xret */
 
     .section .text.trap, "ax"
     .align  4
@@ -32,8 +31,7 @@ trap_entry:
     sd      t0, 5*8(sp)
     sd      t1, 6*8(sp)
     rdcycle t0
-1:  rdinstret t1
-    addi    t1, t1, -TRAP_ACCT_HEAD     /* from the trap's first instruction */
+1:  rdinstret t1                        /* the head is trap_dispatch's to take off */
     .option pop
     .if (1b - trap_entry) != TRAP_ACCT_HEAD * 4
     .error "TRAP_ACCT_HEAD does not match the code"
@@ -87,7 +85,8 @@ trap_entry:
     add     t3, t3, t2
     sd      t3, CPU_ACCT_CYCLES(t1)
 2:  rdinstret t2
-    addi    t2, t2, TRAP_ACCT_TAIL      /* up to and including the xret */
+    ld      t3, CPU_ACCT_NOW_FIX + 8 * CPU_ACCT_FIX_TRAP_TAIL(t0)
+    add     t2, t2, t3                  /* up to and including the xret */
     ld      t3, CPU_ACCT_NOW_INSTRET(t0)
     sd      t2, CPU_ACCT_NOW_INSTRET(t0)
     sub     t2, t2, t3

@@ -31,7 +31,8 @@ struct cpu_acct *trap_dispatch(struct trap_frame *f)
 {
     if (!(f->cause & CAUSE_INTERRUPT_BIT))
         panic_trap(f, "exception");
-    struct cpu_acct *prev = cpu_acct_switch_at(&cpu_acct_isr, f->entry_cycle, f->entry_instret);
+    struct cpu_acct *prev = cpu_acct_switch_at(
+        &cpu_acct_isr, f->entry_cycle, f->entry_instret - cpu_acct_now.fix[CPU_ACCT_FIX_TRAP_HEAD]);
     irq_frame = f;
     switch (f->cause & ~CAUSE_INTERRUPT_BIT) {
     case IRQ_XTIMER:

@@ -27,10 +27,10 @@ int uart_be_init(const struct uart_cfg *c, uint32_t irq)
 static void wait_tx_room(void)
 {
     if (cfg->dw_apb) {
-        while (!(uart_read(cfg, UART_DW_USR) & UART_DW_USR_TFNF))
+        while (!uart_read_bits(cfg, UART_DW_USR, UART_DW_USR_TFNF))
             ;
     } else {
-        while (!(uart_read(cfg, UART_LSR) & UART_LSR_THRE))
+        while (!uart_read_bits(cfg, UART_LSR, UART_LSR_THRE))
             ;
     }
 }
@@ -68,7 +68,7 @@ int uart_be_drain(void)
 {
     uint64_t deadline = clock_now_ns() + UART_DRAIN_MARGIN_NS +
                         2 * char_ns * (cfg->fifo_depth + 1U);
-    while (!(uart_read(cfg, UART_LSR) & UART_LSR_TEMT))
+    while (!uart_read_bits(cfg, UART_LSR, UART_LSR_TEMT))
         if (clock_now_ns() > deadline)
             return -ETIMEDOUT;
     return 0;
@@ -83,7 +83,7 @@ size_t uart_be_rx_available(void)
 /* Task: nothing is ever queued in software. */
 size_t uart_be_tx_pending(void)
 {
-    return (uart_read(cfg, UART_LSR) & UART_LSR_TEMT) ? 0 : 1;
+    return uart_read_bits(cfg, UART_LSR, UART_LSR_TEMT) ? 0 : 1;
 }
 
 /* Task. */

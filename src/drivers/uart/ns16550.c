@@ -74,7 +74,7 @@ static int uart_lcr_write(const struct uart_cfg *c, uint32_t lcr)
     for (unsigned t = 0; t < UART_LCR_WRITE_TRIES; t++) {
         if (c->dw_apb) {
             unsigned n = 0;
-            while ((uart_read(c, UART_DW_USR) & UART_DW_USR_BUSY) &&
+            while (uart_read_bits(c, UART_DW_USR, UART_DW_USR_BUSY) &&
                    n < UART_DW_BUSY_RETRIES)
                 n++;
         }
@@ -107,7 +107,7 @@ int uart_hw_init(const struct uart_cfg *c)
 /* Any context (panic included): wait for THRE, store one byte. */
 void uart_putc_polled(const struct uart_cfg *c, char ch)
 {
-    while (!(uart_read(c, UART_LSR) & UART_LSR_THRE))
+    while (!uart_read_bits(c, UART_LSR, UART_LSR_THRE))
         ;
     uart_write(c, UART_THR, (uint8_t)ch);
 }
@@ -115,6 +115,6 @@ void uart_putc_polled(const struct uart_cfg *c, char ch)
 /* Any context: wait until the last stop bit has left (LSR.TEMT). */
 void uart_wait_idle_polled(const struct uart_cfg *c)
 {
-    while (!(uart_read(c, UART_LSR) & UART_LSR_TEMT))
+    while (!uart_read_bits(c, UART_LSR, UART_LSR_TEMT))
         ;
 }

@@ -74,7 +74,7 @@ void wire_model_stats(struct wire_stats *out)
 {
     unsigned long f = irq_save();
     *out = st;
-    out->instret = cpu_acct_sim.instret;
+    out->instret = cpu_insns(cpu_acct_sim.instret);
     out->cycles = cpu_acct_sim.cycles;
     irq_restore(f);
 }

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Boot an image with selftest=acct at an icount shift and check the CPU
+accounting against figures the host works out itself:
+
+- cpu_acct_call charges its callee's account with its own instructions
+  but the final ret, plus the probe's nops and ret: (size of cpu_acct_call
+  in the ELF's symbol table) / 4 - 1 + nops + 1;
+- a counted loop of N turns (2 instructions each) costs its task the same
+  number of instructions, at least 2 N, quiet, with 50 timer interrupts
+  (which go to the ISR account) and with 50 sim timers (the sim account);
+- the figures are the same at every shift of --shifts (instructions, not
+  counter units).
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+QEMU_RUN = os.path.join(HERE, "..", "..", "scripts", "qemu-run")
+NM = "riscv64-unknown-elf-nm"
+TURNS = 1000000
+TIMERS = 50
+
+
+def call_size(elf):
+    """Bytes from cpu_acct_call to cpu_acct_call_end, from the symbol table."""
+    out = subprocess.run([NM, elf], check=True, capture_output=True, text=True).stdout
+    sym = {name: int(addr, 16) for addr, _, name in
+           (line.split() for line in out.splitlines() if len(line.split()) == 3)}
+    return sym["cpu_acct_call_end"] - sym["cpu_acct_call"]
+
+
+def figures(text):
+    """The selftest's lines as dicts: calls by nops, loops by name."""
+    calls = {int(m[1]): int(m[2]) for m in
+             re.finditer(r"^selftest=acct call probe_nops=(\d+) charged=(\d+) ", text, re.M)}
+    loops = {m[1]: {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", m[2])} for m in
+             re.finditer(r"^selftest=acct loop=(\S+) (.*)$", text, re.M)}
+    return calls, loops
+
+
+def check(text, size, errors):
+    """Every assertion of the module docstring but --same-as."""
+    calls, loops = figures(text)
+    for nops in (4, 12):
+        want = size // 4 - 1 + nops + 1
+        if calls.get(nops) != want:
+            errors.append(f"probe of {nops} nops charged {calls.get(nops)}, expected {want}")
+    quiet, irqs, sims = (loops.get(k, {}) for k in ("quiet", "timers", "sim-timers"))
+    if not (quiet and irqs and sims):
+        errors.append("loop lines missing")
+        return
+    if quiet["task"] < 2 * TURNS or quiet["turns"] != TURNS:
+        errors.append(f"quiet loop of {quiet['turns']} turns cost {quiet['task']} < 2 per turn")
+    for name, d in (("timers", irqs), ("sim-timers", sims)):
+        if d["task"] != quiet["task"]:
+            errors.append(f"{name}: task charged {d['task']}, quiet loop {quiet['task']}")
+    if quiet["isr"] or quiet["sim"]:
+        errors.append(f"quiet loop: isr={quiet['isr']} sim={quiet['sim']}, expected 0")
+    if not irqs["isr"] or irqs["sim"] or irqs["fired"] != TIMERS:
+        errors.append(f"timers: isr={irqs['isr']} sim={irqs['sim']} fired={irqs['fired']}")
+    if sims["isr"] or not sims["sim"] or sims["fired"] != 2 * TIMERS:
+        errors.append(f"sim-timers: isr={sims['isr']} sim={sims['sim']} fired={sims['fired']}")
+    if "selftest=acct status=PASS" not in text:
+        errors.append("no `selftest=acct status=PASS`")
+
+
+def run(args, shift, size):
+    """Boot at one shift; return (figures, errors)."""
+    log = f"{args.log}-shift{shift}.log"
+    cmd = [sys.executable, QEMU_RUN, "--image-dir", args.image_dir, "--log", log,
+           "--icount-shift", str(shift), "--append", "selftest=acct",
+           "--timeout", str(args.timeout), "--quiet"]
+    status = subprocess.run(cmd, stdin=subprocess.DEVNULL).returncode
+    with open(log, "rb") as f:
+        text = f.read().decode("utf-8", "replace").replace("\r\n", "\n")
+    errors = [] if status == 0 else [f"exit status {status}"]
+    if f"selftest=acct instret_shift={shift} instret_exact=1" not in text:
+        errors.append(f"the kernel did not measure instret_shift={shift}")
+    check(text, size, errors)
+    if errors:
+        print(text)
+    return figures(text), [f"shift {shift}: {e}" for e in errors]
+
+
+def main():
+    """Run at every shift, check, compare; exit 0 only if all held."""
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--image-dir", required=True)
+    p.add_argument("--log", required=True, help="log path prefix (-shiftN.log appended)")
+    p.add_argument("--shifts", default="0,3,6", help="icount shifts, comma-separated")
+    p.add_argument("--timeout", type=float, default=60)
+    args = p.parse_args()
+    size = call_size(os.path.join(args.image_dir, "kernel.elf"))
+    shifts = [int(s) for s in args.shifts.split(",")]
+    errors, first = [], None
+    for shift in shifts:
+        (calls, loops), errs = run(args, shift, size)
+        errors += errs
+        mine = (calls, loops.get("quiet", {}).get("task"))
+        if first is None:
+            first = mine
+        elif mine != first:
+            errors.append(f"shift {shift}: charges {mine} differ from shift {shifts[0]}: {first}")
+    for e in errors:
+        print(f"FAIL: {e}")
+    if not errors:
+        print(f"ok: shifts {args.shifts}: cpu_acct_call ({size} bytes) and loop charges exact "
+              f"and equal: {first}")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
