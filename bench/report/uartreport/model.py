@@ -91,6 +91,7 @@ class Hist:
     nbuckets: int | None
     overflow: int
     counts: dict = field(default_factory=dict)  # bucket index -> count
+    section: str = ""
 
     def total(self):
         """Number of samples counted, overflow included."""
@@ -103,6 +104,7 @@ class Payload:
 
     tag: str
     line: int
+    section: str = ""  # section the payload-begin line is in
     data: bytes | None = None
     expected_bytes: int | None = None
     expected_crc: int | None = None

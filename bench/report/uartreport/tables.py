@@ -7,7 +7,7 @@ into a Markdown table. Called by report.py.
 from dataclasses import dataclass, field
 
 from .model import num
-from .recompute import DISAGREE, NOT_RECOMPUTABLE, P99_IS_MAX
+from .analysis import DISAGREE, NOT_RECOMPUTABLE, P99_IS_MAX
 
 S21_SIZES = ("1", "15", "16", "17", "31", "32", "33", "48", "49")
 

@@ -5,7 +5,8 @@ import unittest
 import _common
 from uartreport import stats
 from uartreport.parse import parse_file
-from uartreport.recompute import DISAGREE, NOT_RECOMPUTABLE, P99_IS_MAX, analyze
+from uartreport.analysis import DISAGREE, NOT_RECOMPUTABLE, P99_IS_MAX
+from uartreport.recompute import analyze
 
 
 def _rate(an, sid, size):
