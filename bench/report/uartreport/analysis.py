@@ -14,15 +14,18 @@ P99_IS_MAX = "†"
 class Flag(str):
     """A printed figure that disagrees with what the log's raw data give.
 
-    Its text (the str value) is what the report and the CLI print; section,
-    key and what let the checker print `<section> <key>: <what>`. Made by
-    recompute.py, distrib.py and work.py.
+    Its text (the str value), `<section> <key>: <what>`, is what the report
+    and the CLI print; the checker takes section, key and what apart. Made
+    by Analysis.flag().
     """
 
-    def __new__(cls, section, key, what, text=None):
-        """Flag about key (e.g. `s20-single-byte.p99_ms`) of section."""
-        obj = super().__new__(cls, text or "%s %s: %s" % (section, key, what))
-        obj.section, obj.key, obj.what = section, key, what
+    def __new__(cls, check, section, key, what):
+        """Flag about key (e.g. `s20-single-byte.p99_ms`) of section.
+
+        check: the checker's check it belongs to (samples, arithmetic, witnesses).
+        """
+        obj = super().__new__(cls, "%s %s: %s" % (section, key, what))
+        obj.check, obj.section, obj.key, obj.what = check, section, key, what
         return obj
 
 
@@ -84,6 +87,9 @@ class Analysis:
     s43: dict = field(default_factory=dict)  # "idle"/"loaded" -> Lat
     s43_recomputable: str = ""
     payloads: list = field(default_factory=list)  # (tag, verdict, detail)
-    recomputed: list = field(default_factory=list)  # (section, tag) of summaries checked
     notes: list = field(default_factory=list)
     flags: list = field(default_factory=list)  # Flag
+
+    def flag(self, check, section, key, what):
+        """Add a Flag (see Flag); called by recompute.py, distrib.py and work.py."""
+        self.flags.append(Flag(check, section, key, what))

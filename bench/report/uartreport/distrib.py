@@ -9,7 +9,7 @@ Flags; time summaries also become Lat objects for the tables.
 """
 
 from . import stats
-from .analysis import DISAGREE, P99_IS_MAX, Flag, Lat, ident
+from .analysis import DISAGREE, P99_IS_MAX, Lat, ident
 from .model import num
 
 LAT_KEYS = ("avg", "p50", "p95", "p99", "max")
@@ -101,12 +101,10 @@ def check(an, rec, name, values, series):
     """
     n = num(rec.get("n"))
     if series.gaps or (n is not None and len(values) != n):
-        an.flags.append(Flag(rec.section, name + ".n", "raw series %s has %d of n=%s samples "
-                             "(%s); not recomputed" % (series.tag, len(values), rec.get("n"),
-                                                         "; ".join(series.gaps) or "count differs"),
-                             "%s %s: raw series has %d of n=%s samples (%s); not recomputed"
-                             % (rec.section, rec.tag or rec.kind, len(values), rec.get("n"),
-                                "; ".join(series.gaps) or "count differs")))
+        an.flag("samples", rec.section, name + ".n",
+                "raw series %s has %d of n=%s samples (%s); not recomputed"
+                % (series.tag, len(values), rec.get("n"),
+                   "; ".join(series.gaps) or "count differs"))
         return None
     summ = stats.summary(values)
     if summ is None:
@@ -118,26 +116,26 @@ def check(an, rec, name, values, series):
                             "recomputed" % (series.tag, series.unit, rec.tag, unit))
             continue
         for key in STAT_KEYS[1:]:
-            _compare(an, rec, name, "%s_%s" % (key, unit), summ[key] * scale, summ,
-                     "max_" + unit, scale)
+            _compare(an, rec, name, "%s_%s" % (key, unit), summ[key] * scale, summ, scale)
     if series.unit in UNIT_NS:
         _derived(an, rec, name, [v * UNIT_NS[series.unit] for v in values], summ, series.unit)
     return summ
 
 
-def _compare(an, rec, name, field, value, summ, max_key, scale):
-    """Flag rec's printed field when it is not value (one unit of its last digit)."""
+def _compare(an, rec, name, field, value, summ, scale):
+    """Flag rec's printed field when it is not value (one unit of its last digit).
+
+    A whole number printed in the samples' own unit is a sample: it must be exact.
+    """
     text = rec.get(field)
-    if text is None or stats.agrees(text, value):
+    exact = scale == 1 and not field.startswith("avg_") and "." not in (text or ".")
+    if text is None or (num(text) == value if exact else stats.agrees(text, value)):
         return
     extra = ""
     if field.startswith("p99_") and stats.agrees(text, summ["max"] * scale):
         extra = " (the printed P99 is the maximum)"
-    an.flags.append(Flag(rec.section, "%s.%s" % (name, field),
-                         "printed %s, recomputed %.6g from %d raw samples%s"
-                         % (text, value, summ["n"], extra),
-                         "%s %s: printed %s=%s, recomputed %.6g from %d raw samples%s"
-                         % (rec.section, rec.tag or rec.kind, field, text, value, summ["n"], extra)))
+    an.flag("samples", rec.section, "%s.%s" % (name, field),
+            "printed %s, recomputed %.6g from %d raw samples%s" % (text, value, summ["n"], extra))
 
 
 def _derived(an, rec, name, ns, summ, unit):
@@ -156,8 +154,8 @@ def _derived(an, rec, name, ns, summ, unit):
         want["p50_chars"], want["p99_chars"] = p50 / char, p99 / char
     for field, value in want.items():
         if rec.get(field) is not None and not stats.agrees(rec.get(field), value):
-            an.flags.append(Flag(rec.section, "%s.%s" % (name, field),
-                                 "printed %s, the raw samples give %.6g" % (rec.get(field), value)))
+            an.flag("samples", rec.section, "%s.%s" % (name, field),
+                    "printed %s, the raw samples give %.6g" % (rec.get(field), value))
 
 
 def _s43_groups(log, an):
@@ -177,8 +175,8 @@ def _s43_groups(log, an):
             if i < len(groups):
                 for k in range(3):
                     text = groups[i].get("sample[%d]" % k)
-                    if text is not None and (k >= len(part) or not stats.agrees(text, part[k])):
-                        an.flags.append(Flag("S43", "%s.sample[%d]" % (ident(groups[i], "group"), k),
-                                             "printed %s, the series holds %s" % (
-                                                 text, part[k] if k < len(part) else "nothing")))
+                    if text is not None and (k >= len(part) or num(text) != part[k]):
+                        an.flag("samples", "S43", "%s.sample[%d]" % (ident(groups[i], "group"), k),
+                                "printed %s, the series holds %s"
+                                % (text, part[k] if k < len(part) else "nothing"))
             first += n

@@ -9,7 +9,7 @@ a model.Log and never raises on odd content.
 import math
 
 from . import distrib, starry, stats, work
-from .analysis import P99_IS_MAX, Analysis, Flag, LineRate, ident
+from .analysis import P99_IS_MAX, Analysis, LineRate, ident
 from .distrib import UNIT_NS
 
 
@@ -53,12 +53,9 @@ def _line_rates(log, an):
             an.line_rates.append(lr)
             if pct is not None and printed is not None and not starryos \
                     and not stats.agrees(printed, pct):
-                an.flags.append(Flag(sid, ident(rec, "size") + ".line_rate_pct",
-                                     "printed %s, recomputed %.3f %% (%s against %.1f / 10)"
-                                     % (printed, pct, method, an.baud),
-                                     "%s %s size=%s: printed line_rate_pct=%s, recomputed "
-                                     "%.3f %% (%s against %.1f / 10)" % (
-                                         sid, lr.policy, size, printed, pct, method, an.baud)))
+                an.flag("arithmetic", sid, ident(rec, "size") + ".line_rate_pct",
+                        "printed %s, recomputed %.3f %% (%s against %.1f / 10)"
+                        % (printed, pct, method, an.baud))
 
 
 def _payloads(log, an):
@@ -67,9 +64,8 @@ def _payloads(log, an):
         verdict, detail = pay.verdict()
         an.payloads.append((pay.tag, verdict, detail))
         if verdict == "mismatch":
-            an.flags.append(Flag(pay.section or "-", "payload-end=" + pay.tag,
-                                 "CRC/length mismatch: " + detail,
-                                 "payload %s: CRC/length mismatch: %s" % (pay.tag, detail)))
+            an.flag("witnesses", pay.section or "-", "payload-end=" + pay.tag,
+                    "CRC/length mismatch: " + detail)
 
 
 def _hists(log, an):
@@ -92,10 +88,9 @@ def _hists(log, an):
             else:
                 counts[idx] = counts.get(idx, 0) + 1
         if counts != hist.counts or overflow != hist.overflow:
-            text = ("hist tag=%s (line %d) disagrees with the histogram of its %d raw samples"
-                    % (tag, hist.line, len(series.values)))
-            an.flags.append(Flag(hist.section or "-", "hist(%s).counts" % tag, text[len("hist "):],
-                                 text))
+            an.flag("samples", hist.section or "-", "hist(%s).counts" % tag,
+                    "line %d disagrees with the histogram of its %d raw samples"
+                    % (hist.line, len(series.values)))
 
 
 def _context(log, an):

@@ -7,7 +7,7 @@ and each S41 round's instructions_per_byte from instret_delta / completed.
 """
 
 from . import stats
-from .analysis import NOT_RECOMPUTABLE, Flag, ident
+from .analysis import NOT_RECOMPUTABLE, ident
 
 RULES = ("mean-of-middle-pair", "lower-middle", "upper-middle")
 
@@ -33,8 +33,8 @@ def _medians(an, section, summary, rounds, name):
     """Compare each median_<key> of summary with the median of the rounds' <key>."""
     rule = summary.get("median_rule", RULES[0])
     if rule not in RULES:
-        an.flags.append(Flag(section, name + ".median_rule", "unknown rule %r: medians not "
-                             "recomputed" % rule))
+        an.flag("arithmetic", section, name + ".median_rule",
+                "unknown rule %r: medians not recomputed" % rule)
         return {}
     out = {}
     for key, text in summary.kv.items():
@@ -45,13 +45,11 @@ def _medians(an, section, summary, rounds, name):
             continue
         out[key[len("median_"):]] = value = median(values, rule)
         if value is not None and not stats.agrees(text, value):
-            an.flags.append(Flag(section, "%s.%s" % (name, key), "printed %s, %s of %d rounds "
-                                 "is %.6g" % (text, rule, len(rounds), value),
-                                 "%s %s: printed %s=%s, median of %d rounds is %.4f"
-                                 % (section, name, key, text, len(rounds), value)))
+            an.flag("arithmetic", section, "%s.%s" % (name, key),
+                    "printed %s, %s of %d rounds is %.6g" % (text, rule, len(rounds), value))
     if "valid_rounds" in summary.kv and summary.get("valid_rounds") != str(len(rounds)):
-        an.flags.append(Flag(section, name + ".valid_rounds", "printed %s, %d valid round "
-                             "lines" % (summary.get("valid_rounds"), len(rounds))))
+        an.flag("arithmetic", section, name + ".valid_rounds",
+                "printed %s, %d valid round lines" % (summary.get("valid_rounds"), len(rounds)))
     return out
 
 
@@ -70,12 +68,9 @@ def s41(log, an):
         ipb = rec.get("instructions_per_byte")
         if done and rec.num("instret_delta") is not None and ipb is not None \
                 and not stats.agrees(ipb, rec.num("instret_delta") / done):
-            an.flags.append(Flag("S41", ident(rec, "size", "round") + ".instructions_per_byte",
-                                 "printed %s, instret_delta / completed = %.2f"
-                                 % (ipb, rec.num("instret_delta") / done),
-                                 "S41 size=%s round=%s: instret_delta/bytes = %.2f, printed "
-                                 "instructions_per_byte=%s" % (size, rec.get("round"),
-                                                               rec.num("instret_delta") / done, ipb)))
+            an.flag("arithmetic", "S41", ident(rec, "size", "round") + ".instructions_per_byte",
+                    "printed %s, instret_delta / completed = %.2f"
+                    % (ipb, rec.num("instret_delta") / done))
     for rec in log.records("S41", kind="diag", tag="s41-summary"):
         size = rec.get("size", "?")
         entry = an.s41.setdefault(size, {"rounds": {}, "printed": {}, "median": {}})
