@@ -107,19 +107,61 @@ class OtherChecks(LogCase):
         self.found(res, "S43", "s43-idle-aggregate.samples")
 
     def test_arithmetic_rules(self):
-        """S05 kbps, S41 instret_delta, S11 enqueue_kbps, S43 aggregate, S31 CRCs."""
+        """S05 kbps, S41 instret_delta, S11 enqueue_kbps, S43 aggregate, S31 CRCs, S41 rounds."""
         cases = [(rb"kbps=2491863.117 memcpy_ns=22700", b"kbps=2591863.117 memcpy_ns=22700",
-                  "S05", "s05-ring(op=tx-write,chunk=1024).kbps"),
+                  "S05", "s05-ring(op=tx-write,chunk=1024).kbps", "bytes x 1e6 / ns"),
                  (rb"instret_delta=46112 ", b"instret_delta=46113 ", "S41",
-                  "s41-valid(size=64,round=1).instret_delta"),
+                  "s41-valid(size=64,round=1).instret_delta", "instret_end - instret_begin"),
                  (rb"enqueue_kbps=182857.142", b"enqueue_kbps=192857.142", "S11",
-                  "no-drain(size=64).enqueue_kbps"),
+                  "no-drain(size=64).enqueue_kbps", "bytes x 1e6 / enqueue_ns"),
                  (rb"aggregate n=10 valid_groups=1 p50_ns=300 p95_ns=300 p99_ns=300 max_ns=300",
                   b"aggregate n=10 valid_groups=1 p50_ns=300 p95_ns=300 p99_ns=300 max_ns=310",
-                  "S43", "s43-loaded-aggregate.max_ns"),
-                 (rb"crc_rx=0xb98803d7", b"crc_rx=0xb98803d8", "S31", "crc_rx")]
+                  "S43", "s43-loaded-aggregate.max_ns", "the groups' max is 300"),
+                 (rb"crc_rx=0xb98803d7", b"crc_rx=0xb98803d8", "S31", "crc_rx", "yet status=PASS"),
+                 (rb"size=64 valid_rounds=2", b"size=64 valid_rounds=3", "S41",
+                  "s41-summary(size=64).valid_rounds", "2 valid round lines")]
+        for old, new, section, key, text in cases:
+            self.found(check(sub(self.log, old, new)), section, key, text)
+
+    def test_s43_groups_and_derived_fields(self):
+        """S43 group summaries and sample[i] from the series; a latency line's ratios."""
+        cases = [(rb"(s43-idle-group-summary [^\r\n]*)p99_ns=400", rb"\1p99_ns=300", "S43",
+                  "s43-idle-group-summary(group=1).p99_ns"),
+                 (rb"sample\[1\]=400", b"sample[1]=500", "S43",
+                  "s43-idle-group(group=1).sample[1]"),
+                 (rb"(diag=s20-single-byte [^\r\n]*)p50_chars=1.02", rb"\1p50_chars=1.05", "S20",
+                  "s20-single-byte.p50_chars"),
+                 (rb"(diag=drain-each-size-256 [^\r\n]*)slow_gt10ms=10", rb"\1slow_gt10ms=9",
+                  "S10", "drain-each-size-256.slow_gt10ms"),
+                 (rb"p99_instret=124", b"p99_instret=125", "S06", "s06-wake-to-run.p99_instret")]
         for old, new, section, key in cases:
             self.found(check(sub(self.log, old, new)), section, key)
+
+    def test_counter_rules(self):
+        """Each TX counter invariant on one doctored snapshot."""
+        enq = rb"(phase=enqueue size=64 [^\r\n]*)"
+        cases = [(rb"hw_send_bytes=5671 hw_send_zero=1 hw_send_max_chunk=16",
+                  b"hw_send_bytes=5671 hw_send_zero=1 hw_send_max_chunk=17", "counter",
+                  "hw_send_max_chunk", "the FIFO holds 16"),
+                 (rb"hw_send_calls=361 ", b"hw_send_calls=300 ", "counter", "hw_send_calls",
+                  "fewer than the 357 THRE entries"),
+                 (rb"ring_empty=0 copier_active=1 staged_bytes=56", b"ring_empty=1 copier_active=1 "
+                  b"staged_bytes=56", "counter", "ring_empty", "staged_bytes=56"),
+                 (rb"ring_pop_calls=357 ", b"ring_pop_calls=900 ", "counter", "ring_pop_calls",
+                  "two per non-empty refill"),
+                 (enq + rb"hw_send_bytes=100 ", rb"\1hw_send_bytes=800 ",
+                  "phase=final-drain,size=64", "hw_send_bytes", "less than 800"),
+                 (enq + rb"staged_bytes=624 ", rb"\1staged_bytes=500 ", "phase=enqueue,size=64",
+                  "staged_bytes", "never written"),
+                 (rb"user_req=5370 user_acc=5370", b"user_req=4000 user_acc=4000", "counter",
+                  "user_acc", "less than the 4096 bytes"),
+                 (rb"hw_send_zero=1 hw_send_max_chunk=16\r\n  counter=no-progress",
+                  b"hw_send_zero=200 hw_send_max_chunk=16\r\n  counter=no-progress", "counter",
+                  "hw_send_bytes", "non-empty refills")]
+        for old, new, name, key, text in cases:
+            section = "S40" if name == "counter" else "S11"
+            self.found(check(sub(self.log, old, new)), section, name + ")." + key
+                       if name != "counter" else "counter." + key, text)
 
     def test_unknown_median_rule(self):
         """A median rule the checker does not know is a finding, not a pass."""
@@ -206,6 +248,22 @@ class Cli(unittest.TestCase):
         self.assertEqual(res.returncode, 1)
         self.assertIn("cannot read file", res.stdout)
         self.assertNotIn("Traceback", res.stderr)
+
+    def test_checker_error_is_a_failure(self):
+        """A check that raises is a finding, never a pass."""
+        from uartreport import check as checkmod
+
+        def broken(ctx):
+            """A check with a bug."""
+            raise KeyError("x")
+        saved = checkmod.CHECKS
+        checkmod.CHECKS = saved + (("broken", broken),)
+        try:
+            res = check(real(ASYNC))
+        finally:
+            checkmod.CHECKS = saved
+        self.assertEqual(res.outcome["broken"][0], "failed")
+        self.assertIn("checker error", res.findings[0].what)
 
     def test_help_lists_the_checks(self):
         """--help explains every check."""
