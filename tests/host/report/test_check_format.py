@@ -153,6 +153,10 @@ class OtherChecks(LogCase):
                   "phase=final-drain,size=64", "hw_send_bytes", "less than 800"),
                  (enq + rb"staged_bytes=624 ", rb"\1staged_bytes=500 ", "phase=enqueue,size=64",
                   "staged_bytes", "never written"),
+                 (rb"(phase=final-drain size=64 [^\r\n]*)ring_pop_bytes=726 hw_send_calls=50 "
+                  rb"hw_send_bytes=726 ([^\r\n]*)staged_bytes=688 ",
+                  rb"\1ring_pop_bytes=700 hw_send_calls=50 hw_send_bytes=700 \2staged_bytes=714 ",
+                  "phase=final-drain,size=64", "hw_send_bytes", "724 bytes were queued"),
                  (rb"user_req=5370 user_acc=5370", b"user_req=4000 user_acc=4000", "counter",
                   "user_acc", "less than the 4096 bytes"),
                  (rb"hw_send_zero=1 hw_send_max_chunk=16\r\n  counter=no-progress",
