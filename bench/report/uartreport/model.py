@@ -145,6 +145,7 @@ class Log:
     statuses: dict = field(default_factory=dict)  # sid -> Record (section=... status=...)
     done: dict | None = None  # key=value of the Done line, {} for a bare "Done."
     warnings: list = field(default_factory=list)  # (line, message)
+    internal_errors: list = field(default_factory=list)  # repr of exceptions caught by a catch-all
     lines: int = 0
     noise_lines: int = 0
     payload_text_lines: int = 0
@@ -152,6 +153,14 @@ class Log:
     def warn(self, line, message):
         """Record a warning; line is 1-based or 0 for the whole file."""
         self.warnings.append((line, message))
+
+    def internal(self, line, message, exc):
+        """A catch-all of parse.py or recompute.py caught exc: warn and keep it.
+
+        A bug of the tool, not of the log: tests assert that none happened.
+        """
+        self.internal_errors.append(repr(exc))
+        self.warn(line, "%s: %r" % (message, exc))
 
     def section(self, sid):
         """Return Section sid or None."""

@@ -36,11 +36,11 @@ def parse_bytes(data, path="<log>"):
     try:
         _Parser(log).run(data)
     except Exception as exc:  # a parser bug must not lose the whole report
-        log.warn(0, "internal parser error, log partly parsed: %r" % (exc,))
+        log.internal(0, "internal parser error, log partly parsed", exc)
     try:
         starry.classify(log)
     except Exception as exc:
-        log.warn(0, "cannot classify log: %r" % (exc,))
+        log.internal(0, "cannot classify log", exc)
     if not log.label:
         log.label = os.path.basename(path)
     return log
@@ -72,7 +72,7 @@ class _Parser:
             try:
                 self.line(number, raw, start)
             except Exception as exc:
-                self.log.warn(number, "line skipped, parser error: %r" % (exc,))
+                self.log.internal(number, "line skipped, parser error", exc)
         if self.payload_from is not None:
             self.cut_payload(len(data), True)
         if self.pending_payload is not None:

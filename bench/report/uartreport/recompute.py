@@ -22,7 +22,7 @@ def analyze(log):
         try:
             step(log, an)
         except Exception as exc:  # keep the rest of the report
-            log.warn(0, "cannot analyse (%s): %r" % (step.__name__.strip("_"), exc))
+            log.internal(0, "cannot analyse (%s)" % step.__name__.strip("_"), exc)
     return an
 
 
