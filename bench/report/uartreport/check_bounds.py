@@ -65,7 +65,7 @@ def _line(ctx, skip):
     tick = 1e9 / (expect.number(log, "timebase_hz") or 1e9)
     milli = expect.number(log, "line_baud_milli")
     for rec in log.records("S11", kind="policy") if "S11" not in skip and milli else []:
-        took = [expect.field(rec, k) for k in ("enqueue_ns", "final_drain_ns", "bytes")]
+        took = [rec.value(k) for k in ("enqueue_ns", "final_drain_ns", "bytes")]
         if None not in took and took[0] + took[1] + tick < took[2] * 1e13 / milli:
             ctx.fail("S11", ident(rec, "size") + ".final_drain_ns", "enqueue_ns + final_drain_ns "
                      "= %d ns, shorter than the line time %d ns of its %d bytes"
@@ -113,7 +113,7 @@ def _work(ctx, skip):
                        "is above the total %s=%s" % (total, rec.get(total)))
                 if rec.num(excl) < 0:
                     ctx.fail("S41", "%s.%s" % (name, excl), "is negative")
-        model, total = expect.field(rec, "wire_model_instret"), expect.field(rec, "instret_delta")
+        model, total = rec.value("wire_model_instret"), rec.value("instret_delta")
         if model is not None and total is not None and model > total:
             ctx.fail("S41", name + ".wire_model_instret", "%d, above the total instret_delta=%d"
                      % (model, total))

@@ -40,23 +40,6 @@ MANIFEST_KEYS = ("version", "board", "backend", "privilege", "wire_model", "qemu
                  "bench_scale", "baud_real", "fifo_depth", "timebase_hz", "line_baud_milli",
                  "char_ns")
 
-# Renamed CPU-work keys (instructions in the name): the first name present wins.
-ALIASES = {
-    "instret_delta": ("instret_delta", "instructions_delta"),
-    "wire_model_instret": ("wire_model_instret", "wire_model_instructions"),
-    "idle_instret": ("idle_instret", "idle_instructions"),
-    "instret_per_switch": ("instret_per_switch", "instructions_per_switch"),
-}
-
-
-def field(rec, key):
-    """rec's number for key or a new name of it (ALIASES), or None."""
-    for name in ALIASES.get(key, (key,)):
-        if rec.num(name) is not None:
-            return rec.num(name)
-    return None
-
-
 def sizes(log, key, default):
     """A comma-separated manifest size list (default when absent or bad)."""
     items = [s for s in log.manifest.get(key, "").split(",") if s.isdigit()]

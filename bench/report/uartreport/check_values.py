@@ -24,7 +24,7 @@ def _getter(rec, extra):
     """get(key): rec's number for key (or its new name), else extra[key], else _Missing."""
     def get(key):
         """One input of a rule."""
-        value = expect.field(rec, key)
+        value = rec.value(key)
         value = extra.get(key) if value is None else value
         if value is None:
             raise _Missing(key)
@@ -124,17 +124,19 @@ def arithmetic(ctx):
         tags = tag if isinstance(tag, tuple) else (tag,)
         for sid in sids:
             for rec in log.records(sid, kind=kind):
-                if tag is not None and rec.tag not in tags or rec.get(key) is None:
+                printed = rec.name(key)
+                if tag is not None and rec.tag not in tags or rec.get(printed) is None:
                     continue
-                extra_rec = dict(extra, **{"s41-size": expect.field(rec, rec.kind)})
+                extra_rec = dict(extra, **{"s41-size": rec.value(rec.kind)})
                 try:
                     value = formula(_getter(rec, extra_rec))
                 except _Missing:
                     continue
                 exact = key in EXACT
-                if not (rec.num(key) == value if exact else stats.agrees(rec.get(key), value)):
-                    ctx.fail(sid, "%s.%s" % (ident(rec, "size", "round", "op", "chunk"), key),
-                             "printed %s, %s = %.6g" % (rec.get(key), how, value))
+                if not (rec.num(printed) == value if exact else
+                        stats.agrees(rec.get(printed), value)):
+                    ctx.fail(sid, "%s.%s" % (ident(rec, "size", "round", "op", "chunk"), printed),
+                             "printed %s, %s = %.6g" % (rec.get(printed), how, value))
     _s31(ctx)
     _s43(ctx)
     if log.flavor == "starryos":

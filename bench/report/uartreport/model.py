@@ -8,6 +8,14 @@ converted where they are used (see num()).
 from dataclasses import dataclass, field
 import math
 
+# CPU-work keys renamed to carry their unit (instructions): old name -> names.
+ALIASES = {
+    "instret_delta": ("instret_delta", "instructions_delta"),
+    "wire_model_instret": ("wire_model_instret", "wire_model_instructions"),
+    "idle_instret": ("idle_instret", "idle_instructions"),
+    "instret_per_switch": ("instret_per_switch", "instructions_per_switch"),
+}
+
 
 def num(text):
     """Return text as a float, or None when it is absent or not a finite number."""
@@ -41,6 +49,14 @@ class Record:
     def num(self, key):
         """Return the value of key as a float, or None."""
         return num(self.kv.get(key))
+
+    def name(self, key):
+        """The name key is printed under in this record (itself or a new name, ALIASES)."""
+        return next((n for n in ALIASES.get(key, (key,)) if n in self.kv), key)
+
+    def value(self, key):
+        """num() of key under whichever name (ALIASES) the record prints it."""
+        return self.num(self.name(key))
 
     def is_latency(self):
         """True for a latency summary (n plus p50 in ms or ns)."""

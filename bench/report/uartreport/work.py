@@ -66,11 +66,11 @@ def s41(log, an):
                     entry["rounds"].setdefault(key, []).append(rec.num(key))
         done = rec.num("completed") or rec.num("expected")
         ipb = rec.get("instructions_per_byte")
-        if done and rec.num("instret_delta") is not None and ipb is not None \
-                and not stats.agrees(ipb, rec.num("instret_delta") / done):
+        delta = rec.value("instret_delta")
+        if done and delta is not None and ipb is not None and not stats.agrees(ipb, delta / done):
             an.flag("arithmetic", "S41", ident(rec, "size", "round") + ".instructions_per_byte",
-                    "printed %s, instret_delta / completed = %.2f"
-                    % (ipb, rec.num("instret_delta") / done))
+                    "printed %s, %s / completed = %.2f" % (ipb, rec.name("instret_delta"),
+                                                            delta / done))
     for rec in log.records("S41", kind="diag", tag="s41-summary"):
         size = rec.get("size", "?")
         entry = an.s41.setdefault(size, {"rounds": {}, "printed": {}, "median": {}})

@@ -68,6 +68,26 @@ class FormatAdditions(LogCase):
                    rb"\1 foreign_rx_bytes=3 foreign_rx_irqs=1 foreign_rx_instructions=900\r\n")
         self.found(check(loud), "S21", "status", "PASS although foreign_rx_bytes=3")
 
+    def test_cpu_work_keys_named_in_instructions(self):
+        """instret_* renamed instructions_* (and unit=instructions) check the same way."""
+        data = self.log
+        for old, new in ((rb"instret_delta=", b"instructions_delta="),
+                         (rb"wire_model_instret=", b"wire_model_instructions="),
+                         (rb"idle_instret=", b"idle_instructions="),
+                         (rb"instret_per_switch=", b"instructions_per_switch="),
+                         (rb"unit=instret ", b"unit=instructions "),
+                         (rb"_instret=124", b"_instructions=124")):
+            data = sub(data, old, new, 0)
+        self.assertEqual(check(data).findings, [])
+        bad = sub(data, rb"instructions_delta=46112 ", b"instructions_delta=46200 ")
+        res = check(bad)
+        self.found(res, "S41", "s41-valid(size=64,round=1).instructions_delta",
+                   "instret_end - instret_begin")
+        self.found(res, "S41", "s41-valid(size=64,round=1).instructions_per_byte",
+                   "instructions_delta / completed")
+        self.found(check(sub(data, rb"p99_instructions=124", b"p99_instructions=125")), "S06",
+                   "s06-wake-to-run.p99_instructions")
+
     def test_sections_skipped(self):
         """A section left out by sections_skipped= is not missing."""
         data = sub(self.log, rb"=== \[S31\](?s:.*?)\r\n\r\n(?==== )", b"")
