@@ -6,6 +6,8 @@ witnesses, records and distribution summaries the sections print for the
 manifest's size lists and bench scale.
 """
 
+from . import series
+
 SUITE = ("S00", "S05", "S06", "S10", "S11", "S12", "S13", "S14", "S20", "S21",
          "S30", "S31", "S41", "S42", "S43", "S40")
 
@@ -42,14 +44,25 @@ MANIFEST_KEYS = ("version", "board", "backend", "privilege", "wire_model", "qemu
 
 def sizes(log, key, default):
     """A comma-separated manifest size list (default when absent or bad)."""
-    items = [s for s in log.manifest.get(key, "").split(",") if s.isdigit()]
-    return items or list(default)
+    items = [s for s in log.manifest.get(key, "").split(",") if series.uint(s) is not None]
+    return items or [str(s) for s in default]
+
+
+# Scale keys and the most the kernel can print (bench/*.c array sizes, with room).
+SCALE_LIMITS = {"iters": 100000, "rounds": 64, "s43_groups": 64, "s43_samples": 100000,
+                "tx_latency_iters": 100000, "fifo_matrix_iters": 100000}
 
 
 def number(log, key, default=None):
-    """A whole manifest number, or default."""
-    text = log.manifest.get(key, "")
-    return int(text) if text.isdigit() else default
+    """A whole manifest number (at most 18 digits: more is damage), or default.
+
+    A scale key beyond SCALE_LIMITS gives default too (manifest() flags it),
+    so a damaged manifest cannot ask for a billion expected records.
+    """
+    value = series.uint(log.manifest.get(key, ""))
+    if value is None or value > SCALE_LIMITS.get(key, value):
+        return default
+    return value
 
 
 def selected(log):

@@ -5,6 +5,7 @@ check.CHECKS and calls ctx.fail / ctx.note / ctx.na.
 """
 
 from . import check_expect as expect
+from . import series
 
 STATUSES = ("PASS", "FAIL", "TIMEOUT", "SKIPPED", "INVALID")
 CPU_HZ_SOURCES = ("icount", "measured", "unknown")
@@ -73,10 +74,10 @@ def done_v2(ctx):
         if done.get(key) != str(value):
             ctx.fail("-", "Done." + key,
                      "says %s, the status lines give %d" % (done.get(key), value))
-    parts = [done.get(k, "") for k in ("passed", "failed", "invalid", "skipped")]
-    if all(p.isdigit() for p in parts) and str(sum(map(int, parts))) != done.get("sections"):
+    parts = [series.uint(done.get(k, "")) for k in ("passed", "failed", "invalid", "skipped")]
+    if None not in parts and str(sum(parts)) != done.get("sections"):
         ctx.fail("-", "Done.sections", "passed + failed + invalid + skipped = %d, not %s"
-                 % (sum(map(int, parts)), done.get("sections")))
+                 % (sum(parts), done.get("sections")))
 
 
 def quiet_line(ctx):
@@ -127,6 +128,12 @@ def manifest(ctx):
             ctx.fail("S40", "wire-model.baud", "counters say %s, the manifest wire_model=%s"
                      % (printed, wire))
     shift = expect.number(ctx.log, "icount_shift", 0 if man.get("qemu_mode") != "icount" else None)
+    for key, limit in expect.SCALE_LIMITS.items():
+        if (series.uint(man.get(key, "")) or 0) > limit:
+            ctx.fail("S00", key, "%s is beyond what the suite can run (%d)" % (man[key], limit))
+    if shift is not None and shift > 31:
+        ctx.fail("S00", "icount_shift", "%d: QEMU takes a shift of at most 10" % shift)
+        shift = None
     for rec in ctx.log.records("S41", kind="s41-method"):
         if shift is not None and rec.get("instret_scale") != str(1 << shift):
             ctx.fail("S41", "s41-method.instret_scale", "%s, but icount_shift=%s counts %d per "

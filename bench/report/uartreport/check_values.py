@@ -130,7 +130,7 @@ def arithmetic(ctx):
                 extra_rec = dict(extra, **{"s41-size": rec.value(rec.kind)})
                 try:
                     value = formula(_getter(rec, extra_rec))
-                except _Missing:
+                except (_Missing, ArithmeticError):  # an input absent, or out of range
                     continue
                 exact = key in EXACT
                 if not (rec.num(printed) == value if exact else

@@ -10,6 +10,7 @@ report.py; runs_rows() is the Runs table.
 
 import re
 
+from . import series
 from .tables import Cell, Row
 
 POINT = ("CPU clock", "icount shift", "wire model", "bench scale")
@@ -20,9 +21,9 @@ SID_RE = re.compile(r"^(S\d\d) ")
 
 def hz_text(text):
     """cpu_hz as MHz or GHz (3 significant digits), "unknown" when not a number."""
-    if not (text or "").isdigit() or int(text) == 0:
+    hz = series.uint(text or "")
+    if not hz:
         return "unknown"
-    hz = int(text)
     return "%.3g GHz" % (hz / 1e9) if hz >= 1e9 else "%.3g MHz" % (hz / 1e6)
 
 

@@ -106,6 +106,10 @@ class OtherChecks(LogCase):
                    "S00", "char_ns", "take 86805 ns")
         self.found(check(sub(self.log, rb"instret_scale=1\r\n", b"instret_scale=2\r\n")),
                    "S41", "s41-method.instret_scale")
+        self.found(check(sub(self.log, rb" rounds=2 ", b" rounds=999999999 ")), "S00", "rounds",
+                   "beyond what the suite can run")
+        self.found(check(sub(self.log, rb"icount_shift=0\r\n", b"icount_shift=4000\r\n")),
+                   "S00", "icount_shift", "at most 10")
 
     def test_witness_bytes_against_the_section(self):
         """A consistent witness of 9 bytes where S20 sends 10."""
