@@ -123,7 +123,6 @@ def records(log):
         out += [(sid, "diag", tag, {}) for tag in tags]
     out += [("S21", "diag", "fifo-size-%s" % s, {})
             for s in sizes(log, "fifo_matrix_sizes", (1, 15, 16, 17, 31, 32, 33, 48, 49))]
-    out.append(("S20", "diag", "S20", {}))
     for s in sizes(log, "s41_sizes", tput):
         out.append(("S41", "s41-size", s, {}))
         out += [("S41", "diag", "s41-valid", {"size": s, "round": str(r)})

@@ -71,7 +71,7 @@ def samples(ctx):
         tied = [t for t, lat in ctx.an.latency.items() if "†" in lat.marks.get("p99", ())]
         if tied:
             ctx.note("known defect of the %s benchmark: %d summaries print P99 = max (%s)"
-                     % (log.flavor, len(tied), ", ".join(tied[:4]) + (" ..." if len(tied) > 4
+                     % ({"starryos": "StarryOS"}.get(log.flavor, log.flavor), len(tied), ", ".join(tied[:4]) + (" ..." if len(tied) > 4
                                                                       else "")))
         return
     for rec, tag in _summaries(log):
