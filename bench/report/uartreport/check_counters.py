@@ -46,7 +46,7 @@ def counters(ctx):
     exact = ctx.ours and log.manifest.get("backend") == "async"
     if not exact:
         ctx.note("counters: only the general invariants apply (backend %s)"
-                 % log.manifest.get("backend", log.flavor))
+                 % log.manifest.get("backend", expect.flavor(log)))
     for sid, name, c in sets:
         _general(ctx, sid, name, c, fifo)
         if exact:

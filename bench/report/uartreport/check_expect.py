@@ -42,6 +42,11 @@ MANIFEST_KEYS = ("version", "board", "backend", "privilege", "wire_model", "qemu
                  "bench_scale", "baud_real", "fifo_depth", "timebase_hz", "line_baud_milli",
                  "char_ns")
 
+def flavor(log):
+    """How findings and notes name the log's format: "StarryOS", "our", ..."""
+    return {"starryos": "StarryOS", "ours": "our"}.get(log.flavor, log.flavor)
+
+
 def sizes(log, key, default):
     """A comma-separated manifest size list (default when absent or bad)."""
     items = [s for s in log.manifest.get(key, "").split(",") if series.uint(s) is not None]

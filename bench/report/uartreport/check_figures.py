@@ -9,6 +9,7 @@ without them is a finding.
 
 from . import check_expect as expect
 from . import distrib
+from .analysis import P99_IS_MAX
 
 RAN = ("PASS", "INVALID")
 
@@ -17,7 +18,7 @@ def witnesses(ctx):
     """Payload witnesses: present, once, CRC and length, bytes the section sent."""
     log = ctx.log
     if not log.payloads and not ctx.ours:
-        ctx.na("the %s format prints no payload witness" % log.flavor)
+        ctx.na("the %s format prints no payload witness" % expect.flavor(log))
         return
     for pay in log.payloads:
         verdict, detail = pay.verdict()
@@ -67,12 +68,12 @@ def samples(ctx):
     log = ctx.log
     ctx.flags("samples")
     if not log.samples and not ctx.ours:
-        ctx.na("the %s format prints no raw samples" % log.flavor)
-        tied = [t for t, lat in ctx.an.latency.items() if "†" in lat.marks.get("p99", ())]
+        ctx.na("the %s format prints no raw samples" % expect.flavor(log))
+        tied = [t for t, lat in ctx.an.latency.items() if P99_IS_MAX in lat.marks.get("p99", ())]
         if tied:
-            ctx.note("known defect of the %s benchmark: %d summaries print P99 = max (%s)"
-                     % ({"starryos": "StarryOS"}.get(log.flavor, log.flavor), len(tied), ", ".join(tied[:4]) + (" ..." if len(tied) > 4
-                                                                      else "")))
+            ctx.note("known defect of the %s benchmark: %d summaries print P99 = max (%s%s)"
+                     % (expect.flavor(log), len(tied), ", ".join(tied[:4]),
+                        " ..." if len(tied) > 4 else ""))
         return
     for rec, tag in _summaries(log):
         name = rec.tag or rec.kind

@@ -36,7 +36,7 @@ def structure(ctx):
     if not ctx.ours:
         if not log.statuses:
             ctx.note("structure: the %s format has no status lines and %s Done counts"
-                     % (log.flavor, "no" if not log.done else "its own"))
+                     % (expect.flavor(log), "no" if not log.done else "its own"))
         return
     for sid in log.order:
         if sid not in log.statuses:
@@ -109,7 +109,7 @@ def quiet_line(ctx):
 def manifest(ctx):
     """Our manifest's keys and the figures derived from them."""
     if not ctx.ours:
-        ctx.na("%s manifest: no board=, line or scale keys" % ctx.log.flavor)
+        ctx.na("%s manifest: no board=, line or scale keys" % expect.flavor(ctx.log))
         return
     man = ctx.log.manifest
     for key in expect.MANIFEST_KEYS:
@@ -179,7 +179,7 @@ def _has(rec, fields):
 def records(ctx):
     """The fields and records each section of ours must print (PASS/INVALID sections)."""
     if not ctx.ours:
-        ctx.na("the %s suite prints other records" % ctx.log.flavor)
+        ctx.na("the %s suite prints other records" % expect.flavor(ctx.log))
         return
     log = ctx.log
     ran = [sid for sid in log.order if ctx.status(sid) in ("PASS", "INVALID")]
