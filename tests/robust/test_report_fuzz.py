@@ -6,12 +6,12 @@ deletions and swaps, token corruption: values, keys, separators, numbers,
 section headers, samples/hist/payload lines). A fixed number of cases from
 a fixed seed, so every run checks the same inputs.
 
-For every case parse_bytes() and analyze() must return normally, and
-neither may have hit one of its internal safety nets: parse_bytes() and
-analyze() catch exceptions of their own code and turn them into warnings
-("internal parser error", "line skipped, parser error", "cannot classify
-log", "cannot analyse"), so a warning of that kind is a parser bug that
-damaged input provoked, and fails the test like an exception would.
+For every case parse_bytes(), analyze() and the checker (check_log(), which
+runs analyze()) must return normally, and none may have hit one of its
+internal safety nets: parse_bytes() and analyze() catch exceptions of their
+own code and record them (Log.internal_errors, with a warning), check_log()
+turns a check that raised into a "checker error" finding; either is a bug
+that damaged input provoked, and fails the test like an exception would.
 
 Run: /usr/bin/python3 -m unittest -v test_report_fuzz (from this directory)
 or through CTest (robust.report_fuzz). REPORT_FUZZ_CASES=N and
@@ -31,16 +31,12 @@ DATA = os.path.join(REPO, "tests", "host", "report", "data")
 if TOOL_DIR not in sys.path:
     sys.path.insert(0, TOOL_DIR)
 
+from uartreport.check import check_log  # noqa: E402
 from uartreport.parse import parse_bytes  # noqa: E402
-from uartreport.recompute import analyze  # noqa: E402
 
 SEED = int(os.environ.get("REPORT_FUZZ_SEED", "20240607"))
 CASES = int(os.environ.get("REPORT_FUZZ_CASES", "500"))  # per reference log, mutations
 RANDOM_CASES = max(1, CASES // 3)                      # random byte strings
-
-# Warnings that mean an exception was caught inside the tool.
-SAFETY_NETS = ("internal parser error", "line skipped, parser error",
-               "cannot classify log", "cannot analyse")
 
 # Replacement tokens: odd numbers, odd text, separators, markers.
 ODD_VALUES = [b"", b"-", b"-1", b"0", b"00", b"-0", b"1e309", b"nan", b"inf", b"-inf",
@@ -206,16 +202,18 @@ def _random_bytes(rng):
 
 
 class ReportFuzz(unittest.TestCase):
-    """parse_bytes and analyze on damaged input: no exception, no safety net."""
+    """parse_bytes, analyze and check_log on damaged input: no exception, no safety net."""
 
     def _check(self, data, what):
+        """One input through the tool; fail on an exception or a safety net taken."""
         try:
             log = parse_bytes(data, path="<fuzz>")
-            analyze(log)
+            result = check_log(log)
         except Exception as exc:  # pragma: no cover - the failure being tested for
             self.fail("%s: %r raised from %d bytes (seed %d); first bytes %r"
                       % (what, exc, len(data), SEED, data[:200]))
-        nets = [(n, m) for n, m in log.warnings if any(s in m for s in SAFETY_NETS)]
+        nets = log.internal_errors + [f.what for f in result.findings
+                                      if f.what.startswith("checker error")]
         if nets:
             self.fail("%s: internal error caught by the tool (seed %d): %s; input "
                       "(%d bytes) starts %r" % (what, SEED, nets[:3], len(data), data[:300]))

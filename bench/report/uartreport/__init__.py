@@ -1,6 +1,9 @@
 """Host-side report tool of the UART driver benchmark.
 
-Modules: lexer (line tokens), parse (log -> model.Log), starry (log flavour,
-labels, baud, StarryOS boot figures), stats, recompute (derived figures and
-checks), tables, plots, report (Markdown), cli.
+Modules: lexer (line tokens), parse and series (log -> model.Log), starry
+(log flavour, labels, baud, StarryOS boot figures), stats, analysis (the
+derived figures' classes), recompute with distrib and work (derived figures
+and flags), tables, plots, report (Markdown), check with check_expect,
+check_structure, check_figures, check_values, check_counters, check_bounds
+(report --check), cli.
 """

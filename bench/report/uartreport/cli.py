@@ -1,14 +1,17 @@
-"""Command line: report LOG... -o DIR [--label NAME ...] [--baseline X].
+"""Command line: report LOG... -o DIR [--label NAME ...] [--baseline X],
+or report --check LOG... (check.py).
 
 Exit status: 0 when at least one log was usable, 1 when none was, 2 on
 usage errors. The path of report.md goes to stdout, warnings to stderr.
+With --check: 0 when every log is consistent, 1 when one is not, 2 on
+usage errors; findings and verdicts go to stdout.
 """
 
 import argparse
 import os
 import sys
 
-from . import parse, recompute, report
+from . import check, parse, recompute, report
 
 DESCRIPTION = """\
 Turn UART benchmark logs (this project's format and the StarryOS benchmark's)
@@ -40,14 +43,63 @@ plots (written only when there is data, else the report says why): S20 and
 S21 latency CDFs (raw samples), line rate by payload size, FIFO-boundary
 P50/P99 by size, instructions per byte by log, S43 idle vs loaded histograms."""
 
+CHECK_HELP = """\
+--check LOG... writes no report: it tells whether each log's figures can be
+trusted. One finding per line, `<log>: <section> <key>: <what is wrong>`
+(section `-` when none), notes as `<log>: note: ...`, then one verdict line
+per log: `<log>: ok (...)` or `<log>: FAIL (...)`, naming the checks that
+ran and those that do not apply to the log, with the reason. Checks:
+  structure       parse warnings; every header has its status line; the Done
+                  line's sections/passed/failed equal the headers and statuses
+                  (old form: skipped counted as passed); every section of our
+                  suite is there unless the manifest's sections_selected=/
+                  sections_skipped= leave it out
+  done-counts-v2  Done invalid= skipped= timeout=; P + F + I + S = N
+  quiet-line      foreign_rx_* of the status lines: PASS with foreign bytes or
+                  INVALID without them is a finding (INVALID is not a failure)
+  manifest        our manifest's keys; char_ns from line_baud_milli; the wire
+                  model in S40 and S00 agree; S41 instret_scale = 2^icount_shift
+  cpu-clock       cpu_hz (icount: 1e9 >> icount_shift), cpu_hz_source,
+                  cycles_unit against qemu_mode / board
+  records         the fields and records each section prints for the
+                  manifest's size lists and bench scale (PASS/INVALID sections)
+  witnesses       every payload witness our sections print is there once; its
+                  CRC-32 and length match the bytes between its markers (CR LF
+                  inside a payload is data); its bytes = what the section sends
+  samples         every summary (percentiles, mean, min, max in every unit it
+                  prints, slow counts, ratios, character times; S43 group
+                  summaries and sample[i]) recomputes from its raw samples; ours
+                  must print the samples; n = the manifest's iterations
+  arithmetic      per-record figures: line_rate_pct, bytes_per_s, kbps, line
+                  times; S41 instructions_per_byte (2 decimals) = instret_delta /
+                  completed, excl_model = (instret_delta - wire_model_instret) /
+                  completed, per write, cycles, CPU use; S41/S42 medians by the
+                  log's median_rule; S42 efficiency = useful_iters / idle iters;
+                  S43 aggregates against their groups; S31 PASS = CRCs equal;
+                  StarryOS line_rate_pct = kbps / 11.52 (its unit defect, noted)
+  counters        TX counters: user_acc <= user_req, sent <= popped, refills
+                  <= FIFO depth; async backend: ring_pop_bytes = hw_send_bytes,
+                  hw_send_bytes + staged_bytes - user_acc >= 0 and equal within
+                  one reset window, the window's payload accepted and sent
+  bounds          line rate <= 100 %, write + drain >= the bytes' line time,
+                  S11 >= its line time (real or modelled line only); 0 <=
+                  overlap efficiency <= 1; instructions per byte > 0; model
+                  cost <= total; CPU use <= 100 %; one unit of the last printed
+                  digit (one timer tick for times) allowed; INVALID sections
+                  are not held to them"""
+
 EPILOG = """\
 exit status: 0 at least one log was usable, 1 no log was usable (no report
 written), 2 usage error (bad option, unknown --baseline, too many --label,
-output directory not writable).
+output directory not writable). With --check: 0 every log is consistent,
+1 at least one is not, 2 usage error.
+
+""" + CHECK_HELP + """
 
 examples:
   report qemu-async.log qemu-console.log -o out
-  report d1-async.log starry-d1.log -o out --label ours --label starryos --baseline 2"""
+  report d1-async.log starry-d1.log -o out --label ours --label starryos --baseline 2
+  report --check build/qemu-virt-async/run.log"""
 
 
 def build_parser():
@@ -55,8 +107,11 @@ def build_parser():
     p = argparse.ArgumentParser(prog="report", description=DESCRIPTION, epilog=EPILOG,
                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("logs", metavar="LOG", nargs="+", help="benchmark log files (UART captures)")
-    p.add_argument("-o", "--output", metavar="DIR", required=True,
-                   help="output directory, created if missing (report.md and *.png)")
+    p.add_argument("-o", "--output", metavar="DIR",
+                   help="output directory, created if missing (report.md and *.png); "
+                        "required unless --check")
+    p.add_argument("--check", action="store_true",
+                   help="write no report: check that each LOG is consistent (see below)")
     p.add_argument("--label", metavar="NAME", action="append", default=[],
                    help="column name of the n-th LOG (repeat in LOG order); default: from "
                         "the manifest (board/backend/wire-model, or starryos-<target>)")
@@ -93,6 +148,12 @@ def main(argv=None):
     """Run the tool; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.check:
+        if args.output or args.label or args.baseline:
+            parser.error("--check writes no report: -o, --label and --baseline do not apply")
+        return check.main(args.logs)
+    if not args.output:
+        parser.error("the following arguments are required: -o/--output (or use --check)")
     if len(args.label) > len(args.logs):
         parser.error("%d --label given for %d logs" % (len(args.label), len(args.logs)))
     try:

@@ -14,17 +14,20 @@ TOKEN_RE = re.compile(r"\S+")
 
 
 def split_lines(data):
-    """Split raw bytes into (bytes_without_eol, had_eol) pairs.
+    """Split raw bytes into (bytes_without_eol, had_eol, start_offset) triples.
 
-    Accepts \\n and \\r\\n endings (any number of \\r before the \\n).
+    Accepts \\n and \\r\\n endings (any number of \\r before the \\n);
+    start_offset is where the line begins in data (payload witnesses are cut
+    from data byte for byte, see parse.py).
     """
-    out = []
+    out, start = [], 0
     parts = data.split(b"\n")
     for i, part in enumerate(parts):
         last = i == len(parts) - 1
         if last and part == b"":
             break
-        out.append((part.rstrip(b"\r"), not last))
+        out.append((part.rstrip(b"\r"), not last, start))
+        start += len(part) + 1
     return out
 
 

@@ -8,6 +8,14 @@ converted where they are used (see num()).
 from dataclasses import dataclass, field
 import math
 
+# CPU-work keys renamed to carry their unit (instructions): old name -> names.
+ALIASES = {
+    "instret_delta": ("instret_delta", "instructions_delta"),
+    "wire_model_instret": ("wire_model_instret", "wire_model_instructions"),
+    "idle_instret": ("idle_instret", "idle_instructions"),
+    "instret_per_switch": ("instret_per_switch", "instructions_per_switch"),
+}
+
 
 def num(text):
     """Return text as a float, or None when it is absent or not a finite number."""
@@ -41,6 +49,14 @@ class Record:
     def num(self, key):
         """Return the value of key as a float, or None."""
         return num(self.kv.get(key))
+
+    def name(self, key):
+        """The name key is printed under in this record (itself or a new name, ALIASES)."""
+        return next((n for n in ALIASES.get(key, (key,)) if n in self.kv), key)
+
+    def value(self, key):
+        """num() of key under whichever name (ALIASES) the record prints it."""
+        return self.num(self.name(key))
 
     def is_latency(self):
         """True for a latency summary (n plus p50 in ms or ns)."""
@@ -91,6 +107,7 @@ class Hist:
     nbuckets: int | None
     overflow: int
     counts: dict = field(default_factory=dict)  # bucket index -> count
+    section: str = ""
 
     def total(self):
         """Number of samples counted, overflow included."""
@@ -103,6 +120,7 @@ class Payload:
 
     tag: str
     line: int
+    section: str = ""  # section the payload-begin line is in
     data: bytes | None = None
     expected_bytes: int | None = None
     expected_crc: int | None = None
@@ -143,6 +161,7 @@ class Log:
     statuses: dict = field(default_factory=dict)  # sid -> Record (section=... status=...)
     done: dict | None = None  # key=value of the Done line, {} for a bare "Done."
     warnings: list = field(default_factory=list)  # (line, message)
+    internal_errors: list = field(default_factory=list)  # repr of exceptions caught by a catch-all
     lines: int = 0
     noise_lines: int = 0
     payload_text_lines: int = 0
@@ -150,6 +169,14 @@ class Log:
     def warn(self, line, message):
         """Record a warning; line is 1-based or 0 for the whole file."""
         self.warnings.append((line, message))
+
+    def internal(self, line, message, exc):
+        """A catch-all of parse.py or recompute.py caught exc: warn and keep it.
+
+        A bug of the tool, not of the log: tests assert that none happened.
+        """
+        self.internal_errors.append(repr(exc))
+        self.warn(line, "%s: %r" % (message, exc))
 
     def section(self, sid):
         """Return Section sid or None."""

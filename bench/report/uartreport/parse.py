@@ -5,18 +5,16 @@ boot noise (StarryOS [BENCH] startup figures are picked out of it); lines
 after "Done." are trailer noise.
 """
 
-import math
 import os
 import re
 
-from . import lexer
-from .model import Hist, Log, Payload, Record, Section, Series
-from . import starry
+from . import lexer, series, starry
+from .model import Log, Payload, Record, Section
 
 DONE_RE = re.compile(r"^\s*Done\.(.*)$")
-VALUES_RE = re.compile(r"^-?[0-9]+(?:\.[0-9]+)?$")
-MAX_SAMPLES_PER_LINE = 32
-MAX_UINT_DIGITS = 18  # counts, indices, sizes: anything longer is damage
+RECORD_START_RE = re.compile(r"^\s+[A-Za-z0-9_][A-Za-z0-9_.\-/]*(?:\[[0-9]+\])?=")
+END_MARK = b"payload-end="
+NEXT_LINE = -1  # payload_from: the payload starts at the next line
 
 
 def parse_file(path):
@@ -38,11 +36,11 @@ def parse_bytes(data, path="<log>"):
     try:
         _Parser(log).run(data)
     except Exception as exc:  # a parser bug must not lose the whole report
-        log.warn(0, "internal parser error, log partly parsed: %r" % (exc,))
+        log.internal(0, "internal parser error, log partly parsed", exc)
     try:
         starry.classify(log)
     except Exception as exc:
-        log.warn(0, "cannot classify log: %r" % (exc,))
+        log.internal(0, "cannot classify log", exc)
     if not log.label:
         log.label = os.path.basename(path)
     return log
@@ -57,7 +55,8 @@ class _Parser:
         self.section = None
         self.after_done = False
         self.pending_payload = None  # open payload witness (begin seen, no end yet)
-        self.await_data = False  # the next line is the payload data line
+        self.payload_from = None  # offset in data where the open payload's bytes start
+        self.data = b""
 
     def run(self, data):
         """Parse all lines of data."""
@@ -66,13 +65,16 @@ class _Parser:
             return
         lines = lexer.split_lines(data)
         self.log.lines = len(lines)
-        for number, (raw, had_eol) in enumerate(lines, start=1):
+        self.data = data
+        for number, (raw, had_eol, start) in enumerate(lines, start=1):
             if not had_eol and raw.strip() and not self.after_done:
                 self.log.warn(number, "last line has no line end (log cut?)")
             try:
-                self.line(number, raw)
+                self.line(number, raw, start)
             except Exception as exc:
-                self.log.warn(number, "line skipped, parser error: %r" % (exc,))
+                self.log.internal(number, "line skipped, parser error", exc)
+        if self.payload_from is not None:
+            self.cut_payload(len(data), True)
         if self.pending_payload is not None:
             self.log.payloads.append(self.pending_payload)
             self.pending_payload = None
@@ -81,12 +83,12 @@ class _Parser:
         elif self.log.done is None:
             self.log.warn(0, "no Done line: the run did not finish or the log is cut")
 
-    def line(self, number, raw):
-        """Handle one line (raw bytes without its end)."""
-        if self.await_data:
-            self.await_data = False
-            if self.payload_data(number, raw):
-                return
+    def line(self, number, raw, start):
+        """Handle one line (raw bytes without its end, starting at data[start])."""
+        if self.payload_from == NEXT_LINE:
+            self.payload_from = start
+        if self.payload_from is not None and self.payload_line(number, raw, start):
+            return
         text = lexer.clean(raw)
         header = lexer.find_header(text)
         if header is not None:
@@ -164,14 +166,14 @@ class _Parser:
         if rec.section == "S00":
             self.manifest(rec, body)
         if rec.kind == "samples":
-            self.samples(rec)
+            series.add_samples(self.log, rec)
         elif rec.kind == "hist":
-            self.hist(rec)
+            series.add_hist(self.log, rec)
         elif rec.kind == "payload-begin":
             if self.pending_payload is not None:
                 self.log.payloads.append(self.pending_payload)
-            self.pending_payload = Payload(tag=rec.tag or "", line=rec.line)
-            self.await_data = True
+            self.pending_payload = Payload(tag=rec.tag or "", line=rec.line, section=rec.section)
+            self.payload_from = NEXT_LINE
         elif rec.kind == "payload-end":
             self.payload_end(rec)
         elif rec.kind == "section" and "status" in rec.kv:
@@ -188,69 +190,37 @@ class _Parser:
             if value is not None:
                 self.log.manifest.setdefault(key, value)
 
-    def samples(self, rec):
-        """Append one `samples` line to its Series."""
-        tag, unit, first = rec.get("tag"), rec.get("unit", ""), rec.get("first")
-        values_text = rec.get("values")
-        if not tag or first is None or values_text is None or _uint(first) is None:
-            self.log.warn(rec.line, "samples line without tag=, first= or values= ignored")
-            return
-        items = [v for v in values_text.split(",") if v != ""]
-        if not all(VALUES_RE.match(v) for v in items):
-            self.log.warn(rec.line, "samples tag=%s: non-numeric value, line ignored" % tag)
-            return
-        if not all(math.isfinite(float(v)) for v in items):  # e.g. 400 digits
-            self.log.warn(rec.line, "samples tag=%s: value out of range, line ignored" % tag)
-            return
-        if len(items) > MAX_SAMPLES_PER_LINE:
-            self.log.warn(rec.line, "samples tag=%s: %d values on one line (limit %d)"
-                          % (tag, len(items), MAX_SAMPLES_PER_LINE))
-        values = [float(v) if "." in v else int(v) for v in items]
-        series = self.log.samples.get(tag)
-        if series is None:
-            series = self.log.samples[tag] = Series(tag=tag, unit=unit)
-        elif unit != series.unit:
-            self.log.warn(rec.line, "samples tag=%s: unit %s differs from %s, line ignored"
-                          % (tag, unit, series.unit))
-            return
-        series.chunks.append((_uint(first), values, rec.line))
-        _rebuild(series)
+    def payload_line(self, number, raw, start):
+        """Inside an open payload: True when raw is payload bytes (or was handled).
 
-    def hist(self, rec):
-        """Store one `hist` line."""
-        tag = rec.get("tag")
-        if not tag:
-            self.log.warn(rec.line, "hist line without tag= ignored")
-            return
-        counts = {}
-        for item in (rec.get("counts") or "").split(","):
-            idx, sep, cnt = item.partition(":")
-            if not item:
-                continue
-            if not sep or _uint(idx) is None or _uint(cnt) is None:
-                self.log.warn(rec.line, "hist tag=%s: bad bucket %r ignored" % (tag, item[:20]))
-                continue
-            counts[_uint(idx)] = counts.get(_uint(idx), 0) + _uint(cnt)
-        overflow = rec.get("overflow", "0")
-        nb = rec.get("nbuckets", "")
-        self.log.hists[tag] = Hist(tag=tag, line=rec.line, bucket_ns=rec.num("bucket_ns"),
-                                   nbuckets=_uint(nb),
-                                   overflow=_uint(overflow) or 0,
-                                   counts=counts)
-
-    def payload_data(self, number, raw):
-        """Take the line after payload-begin as payload bytes; False if it is not."""
-        pending = self.pending_payload
-        text = lexer.clean(raw)
-        if lexer.find_header(text) or re.match(r"^\s*payload-end=", text):
-            return False  # payload line missing or cut
-        marker = raw.find(b"payload-end=")
-        if marker > 0:  # end line glued to the payload: split it off
-            pending.data = raw[:marker]
+        The payload ends before the first line that is a payload-end, a section
+        header or an indented key=value record, or where a payload-end marker
+        is glued to the bytes; CR LF inside it is data, cut byte for byte.
+        """
+        marker = raw.find(END_MARK)
+        if marker > 0 and raw[:marker].strip():  # end marker glued to the payload
+            self.cut_payload(start + marker, False)
             self.section_line(number, lexer.clean(raw[marker:]))
             return True
-        pending.data = raw
-        return True
+        text = lexer.clean(raw)
+        if marker < 0 and not lexer.find_header(text) and not RECORD_START_RE.match(text):
+            return True
+        self.cut_payload(start, True)
+        return False
+
+    def cut_payload(self, end, strip_eol):
+        """Give the open payload data[payload_from:end], less one line end if strip_eol.
+
+        Nothing at all before the end means the payload line is missing (data
+        stays None); otherwise exactly one `\\n` or `\\r\\n` is the format's.
+        """
+        region = self.data[self.payload_from:end]
+        self.payload_from = None
+        if self.pending_payload is None or (strip_eol and not region):
+            return
+        if strip_eol and region.endswith(b"\n"):
+            region = region[:-2] if region.endswith(b"\r\n") else region[:-1]
+        self.pending_payload.data = region
 
     def payload_end(self, rec):
         """Close the pending payload witness with its expected length and CRC."""
@@ -258,38 +228,14 @@ class _Parser:
         if pending is None or pending.tag != (rec.tag or ""):
             if pending is not None:
                 self.log.payloads.append(pending)
-            pending = Payload(tag=rec.tag or "", line=rec.line)
+            pending = Payload(tag=rec.tag or "", line=rec.line, section=rec.section)
             self.log.warn(rec.line, "payload-end=%s without payload-begin" % rec.tag)
         pending.ended = True
         size, crc = rec.get("bytes", ""), rec.get("crc32", "")
-        pending.expected_bytes = _uint(size)
+        pending.expected_bytes = series.uint(size)
         try:
             pending.expected_crc = int(crc, 16) if crc.lower().startswith("0x") else None
         except ValueError:
             pending.expected_crc = None
         self.log.payloads.append(pending)
         self.pending_payload = None
-
-
-def _uint(text):
-    """text as an int when it is 1 to MAX_UINT_DIGITS ASCII digits, else None.
-
-    str.isdigit() alone also accepts digits int() rejects ("\u00b2") and
-    lengths int() refuses to convert (over 4300 digits).
-    """
-    if text and len(text) <= MAX_UINT_DIGITS and text.isascii() and text.isdigit():
-        return int(text)
-    return None
-
-
-def _rebuild(series):
-    """Concatenate a Series' chunks in order of `first`, noting gaps and overlaps."""
-    series.values, series.gaps = [], []
-    for first, values, line in sorted(series.chunks, key=lambda c: (c[0], c[2])):
-        have = len(series.values)
-        if first > have:
-            series.gaps.append("indices %d..%d missing before line %d" % (have, first - 1, line))
-        elif first < have:
-            series.gaps.append("line %d repeats indices from %d" % (line, first))
-            series.values = series.values[:first]
-        series.values.extend(values)

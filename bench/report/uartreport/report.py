@@ -6,7 +6,7 @@ baseline column index and the output directory (plots are written there).
 
 import os
 
-from . import plots, tables
+from . import plots, runs, tables
 
 INTRO = {
     "boot": "Figures printed at boot (StarryOS `[BENCH]` lines) and in S05/S06: ring "
@@ -17,7 +17,9 @@ INTRO = {
            "when the log has them, else printed. In brackets: character times "
            "(1 char = 10 / baud_real s).",
     "rx": "Status of the RX checks as printed, and the CRC32 check of each payload witness.",
-    "status": "Per-section status lines (`section=Sxx status=...`).",
+    "status": "Per-section status lines (`section=Sxx status=... [reason=]`); INVALID: the "
+              "line was not quiet (foreign RX bytes arrived), the section's figures are "
+              "marked and not trustworthy, but it is not a failure.",
     "s40": "TX counters as printed.",
     "s41": "Median over rounds of the per-round figures (recomputed from the "
            "`diag=s41-valid` lines; `(printed)` when only the summary exists).",
@@ -29,7 +31,7 @@ INTRO = {
 
 # (title, intro key, row builder, ratio columns wanted)
 SECTIONS = (
-    ("Runs", None, tables.runs_rows, False),
+    ("Runs", None, runs.runs_rows, False),
     ("Boot-time figures (S05/S06)", "boot", tables.boot_rows, True),
     ("TX line rate (S10-S14)", "rate", tables.line_rate_rows, True),
     ("TX latency (S20/S21)", "lat", tables.latency_rows, True),
@@ -51,8 +53,11 @@ def build(ans, labels, outdir, baseline=None):
         out.append("Ratio columns `÷ %s` give value / value of the baseline log."
                    % labels[baseline])
     out.append("")
-    out.append("Markers: " + tables.LEGEND)
+    out.append("Markers: " + tables.LEGEND + " %s the compared logs ran at different (or "
+               "unknown) CPU clock, icount shift, wire model or bench scale (column headers); "
+               "%s from an INVALID section." % (runs.DIFFERS, runs.INVALID))
     out.append("")
+    heads = [runs.header(lb, an.log) for an, lb in zip(ans, labels)]
     for title, intro, func, ratios in SECTIONS:
         out.append("## " + title)
         out.append("")
@@ -61,11 +66,13 @@ def build(ans, labels, outdir, baseline=None):
             out.append("")
         try:
             rows = func(ans)
+            notes = runs.mark(rows, ans, compare=ratios) if func is not runs.runs_rows else []
         except Exception as exc:  # keep the other tables
-            rows = []
+            rows, notes = [], []
             out.append("_Table failed: %r_" % (exc,))
         if rows:
-            out.append(tables.render(rows, labels, baseline if ratios else None))
+            out.append(tables.render(rows, labels, baseline if ratios else None, heads=heads))
+            out.extend(notes + [""] if notes else [])
         else:
             out.append("_No log has data for this table._")
             out.append("")

@@ -64,8 +64,11 @@ def print_tolerance(text):
         return math.inf
 
 
-def agrees(printed_text, value):
-    """True when value matches the printed text within print_tolerance."""
+def agrees(printed_text, value, slack=0.0):
+    """True when value matches the printed text within print_tolerance (+ slack).
+
+    slack: what the inputs of value may be off by (their own printed digits).
+    """
     try:
         printed = float(printed_text)
     except (TypeError, ValueError):
@@ -73,4 +76,4 @@ def agrees(printed_text, value):
     tol = print_tolerance(printed_text)
     if not (math.isfinite(printed) and math.isfinite(tol)):
         return False  # "1e999", "0e999": nothing to compare with
-    return abs(printed - value) <= tol * (1 + 1e-9) + 1e-12 * abs(value)
+    return abs(printed - value) <= (tol + slack) * (1 + 1e-9) + 1e-12 * abs(value)

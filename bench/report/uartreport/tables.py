@@ -1,13 +1,13 @@
 """Markdown tables: one column per log, optional ratio columns vs a baseline.
 
 Each *_rows(analyses) function returns a list of Row; render() turns rows
-into a Markdown table. Called by report.py.
+into a Markdown table. Called by report.py (the Runs table is in runs.py).
 """
 
 from dataclasses import dataclass, field
 
 from .model import num
-from .recompute import DISAGREE, NOT_RECOMPUTABLE, P99_IS_MAX
+from .analysis import DISAGREE, NOT_RECOMPUTABLE, P99_IS_MAX
 
 S21_SIZES = ("1", "15", "16", "17", "31", "32", "33", "48", "49")
 
@@ -51,11 +51,14 @@ def _esc(text):
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def render(rows, labels, baseline=None, first="Metric"):
-    """Render rows as a Markdown table; baseline is a column index or None."""
+def render(rows, labels, baseline=None, first="Metric", heads=None):
+    """Render rows as a Markdown table; baseline is a column index or None.
+
+    heads: the column headers (default: labels, which name the ratio columns).
+    """
     head = [first]
     for i, label in enumerate(labels):
-        head.append(label)
+        head.append(heads[i] if heads else label)
         if baseline is not None and i != baseline:
             head.append("÷ " + labels[baseline])
     out = ["| " + " | ".join(_esc(h) for h in head) + " |",
@@ -121,36 +124,6 @@ def _generic(ans, sids, skip_kinds=SKIP_KINDS):
     for key in _union(list(f) for f in per_log):
         rows.append(Row(key, [Cell(f.get(key, ""), num(f.get(key))) for f in per_log]))
     return rows
-
-
-def runs_rows(ans):
-    """Overview: what each log is and how it was read."""
-    def man(an, key):
-        """Manifest value of key, empty if absent."""
-        return an.log.manifest.get(key, "")
-    spec = [
-        ("file", lambda an: an.log.path.rsplit("/", 1)[-1]),
-        ("format", lambda an: an.log.flavor),
-        ("version", lambda an: man(an, "version")),
-        ("board / target", lambda an: man(an, "board") or man(an, "target_mode")),
-        ("backend", lambda an: man(an, "backend")),
-        ("privilege", lambda an: man(an, "privilege")),
-        ("wire model", lambda an: man(an, "wire_model")),
-        ("qemu mode", lambda an: man(an, "qemu_mode")),
-        ("bench scale", lambda an: man(an, "bench_scale")),
-        ("baud used (1 char)", lambda an: "%.1f (%.4f ms)" % (an.baud, an.char_ms)),
-        ("sections", lambda an: " ".join(an.log.order)),
-        ("Done line", lambda an: _done_text(an.log)),
-        ("parse warnings", lambda an: str(len(an.log.warnings))),
-    ]
-    return [Row(label, [Cell(func(an)) for an in ans]) for label, func in spec]
-
-
-def _done_text(log):
-    """Summary of the Done line, or why it is missing."""
-    if log.done is None:
-        return "missing (log cut?)"
-    return " ".join("%s=%s" % kv for kv in log.done.items()) or "Done."
 
 
 def boot_rows(ans):
@@ -242,6 +215,9 @@ def status_rows(ans):
                 cells.append(Cell())
                 continue
             text = rec.get("status", "")
+            for key in ("reason", "foreign_rx_bytes"):
+                if rec.get(key) is not None and (key == "reason" or rec.get("status") == "INVALID"):
+                    text += " %s=%s" % (key, rec.get(key))
             if rec.get("elapsed_ms"):
                 text += " (%s ms)" % rec.get("elapsed_ms")
             cells.append(Cell(text, rec.num("elapsed_ms")))

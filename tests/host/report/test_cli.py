@@ -18,7 +18,7 @@ def _header_cells(text, heading):
     """Header cells of the first table after a '## heading' line."""
     part = text.split("## " + heading, 1)[1]
     line = next(l for l in part.splitlines() if l.startswith("| "))
-    return [c.strip() for c in line.strip("|").split(" | ")]
+    return [c.strip().split("<br>")[0] for c in line.strip("|").split(" | ")]
 
 
 class EndToEnd(unittest.TestCase):
@@ -70,9 +70,10 @@ class EndToEnd(unittest.TestCase):
         self.assertIn("Payload `s31-bad`: mismatch", text)
         self.assertIn("Payload `s31-missing`: not checkable", text)
         self.assertIn("Payload `s31-rx`: match", text)
-        self.assertIn("| S41 64 B median instructions/byte | 120.5 | 1192 | 32800 | 14780 |", text)
-        self.assertIn("| S10 drain-each 64 B line rate % | 99.05 | 99.92 | 97.27 |", text)
-        self.assertRegex(text, r"S21 16 B P99 ms \(char times\) \| 1\.498 \(17\.28 ch\) !")
+        self.assertIn("| S41 64 B median instructions/byte ◇ | 120.5 | 1192 | 32800 | 14780 |",
+                      text)
+        self.assertIn("| S10 drain-each 64 B line rate % ◇ | 99.05 | 99.92 | 97.27 |", text)
+        self.assertRegex(text, r"S21 16 B P99 ms \(char times\) ◇ \| 1\.498 \(17\.28 ch\) !")
         self.assertIn("Parse warnings: 0.", text)
         self.assertIn("| payload s31-bad CRC32 | mismatch |", text)
 
@@ -90,7 +91,7 @@ class EndToEnd(unittest.TestCase):
         self.assertEqual(_header_cells(text, "CPU work per byte"),
                          ["Metric", "a", "÷ c", "b", "÷ c", "c", "d", "÷ c"])
         # 120.5 / 32800.10 and 14779.94 / 32800.10
-        self.assertIn("| S41 64 B median instructions/byte | 120.5 | 0.00367 | 1192 | 0.0363 "
+        self.assertIn("| S41 64 B median instructions/byte ◇ | 120.5 | 0.00367 | 1192 | 0.0363 "
                       "| 32800 | 14780 | 0.451 |", text)
         res2 = _common.run_cli(*LOGS, "-o", out, "--baseline", "3", *args)
         with open(os.path.join(out, "report.md"), encoding="utf-8") as fh:

@@ -149,6 +149,30 @@ class OurFormat(unittest.TestCase):
         self.assertEqual(got, {"s31-rx": "match", "s31-bad": "mismatch",
                                "s31-missing": "not checkable"})
 
+    def test_payload_with_line_breaks_is_byte_exact(self):
+        """CR LF inside a payload is data: cut byte for byte, one line end removed."""
+        import zlib
+        body = b"ab\r\ncd\r\n\r\nef  x\r\n"  # ONLCR-mapped payload ending in CR LF
+        text = (b"=== [S13] W ===\r\n  payload-begin=s13-writev\r\n" + body +
+                b"\r\n  payload-end=s13-writev bytes=%d crc32=0x%08x\r\n"
+                % (len(body), zlib.crc32(body)) + b"  section=S13 status=PASS elapsed_ms=1.000\r\n")
+        log = parse_bytes(text)
+        pay = log.payloads[0]
+        self.assertEqual((pay.data, pay.section), (body, "S13"))
+        self.assertEqual(pay.verdict()[0], "match")
+        self.assertEqual(log.statuses["S13"].get("status"), "PASS")
+        self.assertEqual(log.records("S13", kind="payload-begin")[0].tag, "s13-writev")
+        self.assertEqual(len(log.records("S13")), 3)  # payload lines are not records
+
+    def test_payload_stops_at_a_record(self):
+        """A run cut inside a payload (TIMEOUT) keeps the lines after it."""
+        text = (b"=== [S20] L ===\n  payload-begin=p\n5555\n  section=S20 timeout_ms=9\n"
+                b"  section=S20 status=TIMEOUT elapsed_ms=9.000\n")
+        log = parse_bytes(text)
+        self.assertEqual(log.payloads[0].data, b"5555")
+        self.assertEqual(log.payloads[0].verdict()[0], "not checkable")
+        self.assertEqual(log.statuses["S20"].get("status"), "TIMEOUT")
+
     def test_gap_in_series_is_reported(self):
         """A missing index range in a series is reported."""
         text = (b"=== [S20] x ===\n"

@@ -1,0 +1,119 @@
+"""Physical bounds of the figures (the `bounds` check of check.check_log()).
+
+On a real or modelled line nothing is faster than the line: line rate
+<= 100 %, a write + drain of N bytes >= N character times, the S11 run >=
+its line time. Everywhere: 0 <= overlap efficiency <= 1, instructions per
+byte > 0, the wire model's cost <= the total, CPU use <= 100 %. Each
+bound allows one unit of the printed figure's last digit (or one timer
+tick for times). Figures of INVALID sections are not held to them.
+"""
+
+from . import check_expect as expect
+from . import distrib, stats
+from .analysis import ident
+from .model import num
+
+LATENCY_SECTIONS = ("S10", "S14", "S20", "S21")
+# The printed figure a line rate comes from (recompute.LineRate.method).
+INPUT = {"bytes / elapsed_ns": "elapsed_ns", "bytes_per_s": "bytes_per_s", "kbps x 1024": "kbps",
+         "bytes / elapsed_ms": "elapsed_ms",
+         "bytes / (enqueue_ms + final_drain_ms)": "final_drain_ms"}
+
+
+def _physical(log):
+    """True when the log ran on a real line or the wire model (QEMU's UART is instant)."""
+    if log.is_d1():
+        return True
+    return log.flavor == "ours" and log.manifest.get("wire_model", "off") != "off"
+
+
+def _above(ctx, sid, key, text, limit, what):
+    """Fail when the printed text exceeds limit by more than its last digit."""
+    value = num(text)
+    if value is not None and value > limit + stats.print_tolerance(text) * (1 + 1e-9):
+        ctx.fail(sid, key, "%s %s" % (text, what))
+
+
+def bounds(ctx):
+    """Every bound that applies to this log; the line bounds only on a physical line."""
+    log = ctx.log
+    skip = [sid for sid in log.statuses if ctx.status(sid) == "INVALID"]
+    if skip:
+        ctx.note("bounds: %s INVALID, not held to the physical bounds" % ", ".join(skip))
+    if _physical(log):
+        _line(ctx, skip)
+    else:
+        ctx.note("bounds: line rate and latency bounds not applicable (no wire model, QEMU's "
+                 "UART sends at once)")
+    _work(ctx, skip)
+
+
+def _line(ctx, skip):
+    """Line rate <= 100 %, latency >= the bytes' line time, S11 >= its line time."""
+    log, an = ctx.log, ctx.an
+    for lr in an.line_rates:
+        if lr.section in skip or lr.pct_true is None:
+            continue
+        name = "%s(size=%s)" % (lr.policy, lr.size)
+        if log.flavor == "ours" and lr.pct_printed is not None:
+            _above(ctx, lr.section, name + ".line_rate_pct", lr.pct_printed, 100.0,
+                   "% is above the line's 100 %")
+        elif lr.pct_true > 100.0 + 0.05:
+            ctx.fail(lr.section, "%s.%s" % (name, INPUT.get(lr.method, "bytes")),
+                     "%.1f B/s (%s) is %.3f %% of the line, above 100 %%"
+                     % (lr.bytes_per_s, lr.method, lr.pct_true))
+    tick = 1e9 / (expect.number(log, "timebase_hz") or 1e9)
+    milli = expect.number(log, "line_baud_milli")
+    for rec in log.records("S11", kind="policy") if "S11" not in skip and milli else []:
+        took = [rec.value(k) for k in ("enqueue_ns", "final_drain_ns", "bytes")]
+        if None not in took and took[0] + took[1] + tick < took[2] * 1e13 / milli:
+            ctx.fail("S11", ident(rec, "size") + ".final_drain_ns", "enqueue_ns + final_drain_ns "
+                     "= %d ns, shorter than the line time %d ns of its %d bytes"
+                     % (took[0] + took[1], took[2] * 1e13 / milli, took[2]))
+    char = expect.number(log, "char_ns")
+    for sid in LATENCY_SECTIONS:
+        for rec in log.records(sid, kind="diag") if sid not in skip else []:
+            series = distrib.series_for(log, rec.tag) if distrib.is_summary(rec) else None
+            size = rec.tag.rsplit("-", 1)[-1] if rec.tag != "s20-single-byte" else "1"
+            if series is None or not series.values or series.unit != "ns" or not size.isdigit():
+                continue
+            line = rec.num("line_ns") or (char or 0) * int(size)
+            if min(series.values) + tick < line:
+                ctx.fail(sid, rec.tag + ".min", "a %s B write + drain took %d ns, less than its "
+                         "%d ns on the line" % (size, min(series.values), line))
+
+
+def _work(ctx, skip):
+    """Overlap efficiency in [0, 1]; S41 instructions per byte > 0, model <= total."""
+    log = ctx.log
+    if "S42" not in skip:
+        for rec in log.records("S42", kind="diag"):
+            for key in ("overlap_efficiency", "median_overlap_efficiency"):
+                if rec.get(key) is None:
+                    continue
+                _above(ctx, "S42", "%s.%s" % (ident(rec, "round"), key), rec.get(key), 1.0,
+                       "is above 1.0: more work than the idle calibration")
+                if (rec.num(key) or 0) < 0:
+                    ctx.fail("S42", "%s.%s" % (ident(rec, "round"), key), "is negative")
+    if "S41" in skip:
+        return
+    for rec in log.records("S41", kind="diag"):
+        name = ident(rec, "size", "round")
+        for key in ("instructions_per_byte", "median_instructions_per_byte"):
+            if rec.get(key) is not None and not (rec.num(key) or 0) > 0:
+                ctx.fail("S41", "%s.%s" % (name, key), "%s: a transmission costs instructions"
+                         % rec.get(key))
+        for key in ("cpu_util_pct", "median_cpu_util_pct"):
+            _above(ctx, "S41", "%s.%s" % (name, key), rec.get(key), 100.0, "% CPU use")
+        for excl, total in (("instructions_per_byte_excl_model", "instructions_per_byte"),
+                            ("median_instructions_per_byte_excl_model",
+                             "median_instructions_per_byte")):
+            if rec.num(excl) is not None and rec.num(total) is not None:
+                _above(ctx, "S41", "%s.%s" % (name, excl), rec.get(excl), rec.num(total),
+                       "is above the total %s=%s" % (total, rec.get(total)))
+                if rec.num(excl) < 0:
+                    ctx.fail("S41", "%s.%s" % (name, excl), "is negative")
+        model, total = rec.value("wire_model_instret"), rec.value("instret_delta")
+        if model is not None and total is not None and model > total:
+            ctx.fail("S41", name + ".wire_model_instret", "%d, above the total instret_delta=%d"
+                     % (model, total))

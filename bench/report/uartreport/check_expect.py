@@ -1,0 +1,163 @@
+"""What our suite prints, derived from bench/*.c and the log's manifest.
+
+Called by the checks (check_structure.py, check_figures.py): the sections of
+the suite, the fields each section must print, and per section the payload
+witnesses, records and distribution summaries the sections print for the
+manifest's size lists and bench scale.
+"""
+
+from . import series
+
+SUITE = ("S00", "S05", "S06", "S10", "S11", "S12", "S13", "S14", "S20", "S21",
+         "S30", "S31", "S41", "S42", "S43", "S40")
+
+# Fields each section must print: a record holding all of a list must exist.
+# A tuple in a list is one field under any of its names (the CPU-work renames).
+REQUIRED = {
+    "S05": [["op", "kbps", "memcpy_kbps", "ring_over_memcpy"]],
+    "S06": [["switches", ("instret_per_switch", "instructions_per_switch")]],
+    "S10": [["policy", "size", "iters", "bytes", "short_writes", "drain_calls", "drain_errors",
+             "last_drain_errno", "elapsed_ms", "line_time_ms", "kbps", "line_rate_pct",
+             "bytes_per_s"],
+            ["n", "avg_ms", "p50_ms", "p95_ms", "p99_ms", "max_ms", "slow_gt10ms",
+             "slow_over_line_plus10ms", "max_line_ratio", "p99_p50_ratio", "max_p50_ratio"]],
+    "S11": [["enqueue_ms", "final_drain_ms", "enqueue_kbps"]],
+    "S12": [["batch", "drains", "line_rate_pct", "bytes_per_s"]],
+    "S13": [["fragments", "fragment_size", "total_size", "line_rate_pct"]],
+    "S14": [["policy", "line_rate_pct", "bytes_per_s"]],
+    "S20": [["n", "p50_ms", "p99_ms", "max_ms"], ["drain_calls", "drain_errors"]],
+    "S21": [["n", "p50_ms", "p99_ms", "p99_p50_ratio"]],
+    "S30": [["method", "status", "result"]],
+    "S31": [["status", "rx_fixed_bytes", "received", "crc_tx", "crc_rx"]],
+    "S40": [["telemetry_available", "ioctl_rc"]],
+    "S41": [[("instret_delta", "instructions_delta"), "instructions_per_byte",
+             "instructions_per_write", "cycles_per_byte", "cpu_util_pct"],
+            ["median_instructions_per_byte"]],
+    "S42": [["write_return_us", "useful_iters", "overlap_efficiency"],
+            ["median_overlap_efficiency"]],
+    "S43": [["p50_ns", "p95_ns", "p99_ns", "max_ns"]],
+}
+
+MANIFEST_KEYS = ("version", "board", "backend", "privilege", "wire_model", "qemu_mode",
+                 "bench_scale", "baud_real", "fifo_depth", "timebase_hz", "line_baud_milli",
+                 "char_ns")
+
+def flavor(log):
+    """How findings and notes name the log's format: "StarryOS", "our", ..."""
+    return {"starryos": "StarryOS", "ours": "our"}.get(log.flavor, log.flavor)
+
+
+def sizes(log, key, default):
+    """A comma-separated manifest size list (default when absent or bad)."""
+    items = [s for s in log.manifest.get(key, "").split(",") if series.uint(s) is not None]
+    return items or [str(s) for s in default]
+
+
+# Scale keys and the most the kernel can print (bench/*.c array sizes, with room).
+SCALE_LIMITS = {"iters": 100000, "rounds": 64, "s43_groups": 64, "s43_samples": 100000,
+                "tx_latency_iters": 100000, "fifo_matrix_iters": 100000}
+
+
+def number(log, key, default=None):
+    """A whole manifest number (at most 18 digits: more is damage), or default.
+
+    A scale key beyond SCALE_LIMITS gives default too (manifest() flags it),
+    so a damaged manifest cannot ask for a billion expected records.
+    """
+    value = series.uint(log.manifest.get(key, ""))
+    if value is None or value > SCALE_LIMITS.get(key, value):
+        return default
+    return value
+
+
+def selected(log):
+    """Sections the run was asked to run: manifest sections_selected= minus
+    sections_skipped= (`none`: an empty list).
+
+    A missing key means every section of the suite was selected.
+    """
+    def ids(key):
+        return [s for s in log.manifest.get(key, "").split(",") if s and s != "none"]
+    chosen = ids("sections_selected") or list(SUITE)
+    skipped = set(ids("sections_skipped"))
+    return [s for s in chosen if s not in skipped]
+
+
+def witnesses(log):
+    """{sid: [(tag, bytes, exact)]}: the payload witnesses each section prints.
+
+    exact False: at least that many bytes (S13's ONLCR may add CRs on the wire).
+    """
+    it = number(log, "iters", 100)
+    rounds, groups = number(log, "rounds", 5), number(log, "s43_groups", 5)
+    tput = sizes(log, "tx_throughput_sizes", (64, 256, 1024))
+    out = {
+        "S10": [("drain-each-size-%s" % s, int(s) * it, True) for s in tput],
+        "S11": [("s11-size-%s" % s, int(s) * it, True) for s in tput],
+        "S12": [("s12-size-%s" % s, int(s) * it, True) for s in tput],
+        "S13": [("s13-writev", number(log, "tx_writev_fragments", 4) *
+                 number(log, "tx_writev_fragment_size", 64) * it, False)],
+        "S14": [("break-even-size-%s" % s, int(s) * it, True)
+                for s in sizes(log, "tx_break_even_sizes", (64, 128, 256))],
+        "S20": [("s20-single-byte", number(log, "tx_latency_size", 1) *
+                 number(log, "tx_latency_iters", it), True)],
+        "S21": [("s21-fifo-size-%s" % s, int(s) * number(log, "fifo_matrix_iters", it), True)
+                for s in sizes(log, "fifo_matrix_sizes", (1, 15, 16, 17, 31, 32, 33, 48, 49))],
+        "S41": [("s41-size-%s" % s, int(s) * it * rounds, True)
+                for s in sizes(log, "s41_sizes", tput)],
+        "S42": [("s42-overlap", number(log, "s42_payload", 64) * it * (rounds + 1), True)],
+        "S43": [("s43-loaded-%d" % g, number(log, "s43_burst_bytes", 4096), True)
+                for g in range(1, groups + 1)],
+    }
+    return out
+
+
+def records(log):
+    """[(sid, kind, tag, match)]: the records each section prints for this manifest."""
+    rounds, groups = number(log, "rounds", 5), number(log, "s43_groups", 5)
+    tput = sizes(log, "tx_throughput_sizes", (64, 256, 1024))
+    out = [("S05", "diag", "s05-ring", {"op": op}) for op in ("tx-write", "rx-read")]
+    out += [("S06", "diag", t, {}) for t in ("s06-ctx-switch", "s06-wake-to-run",
+                                               "s06-timer-overshoot")]
+    for sid, policy, key, vals in (("S10", "drain-each", "size", tput),
+                                   ("S11", "no-drain", "size", tput),
+                                   ("S12", "batch-drain", "size", tput),
+                                   ("S14", "drain-each", "size",
+                                    sizes(log, "tx_break_even_sizes", (64, 128, 256)))):
+        out += [(sid, "policy", policy, {key: s}) for s in vals]
+    out += [("S11", "diag", "s11-txdbg-reset", {"size": s}) for s in tput]
+    out.append(("S13", "policy", "writev-drain-each", {}))
+    for sid, tags in summaries(log).items():
+        out += [(sid, "diag", tag, {}) for tag in tags]
+    out += [("S21", "diag", "fifo-size-%s" % s, {})
+            for s in sizes(log, "fifo_matrix_sizes", (1, 15, 16, 17, 31, 32, 33, 48, 49))]
+    for s in sizes(log, "s41_sizes", tput):
+        out.append(("S41", "s41-size", s, {}))
+        out += [("S41", "diag", "s41-valid", {"size": s, "round": str(r)})
+                for r in range(1, rounds + 1)]
+        out.append(("S41", "diag", "s41-summary", {"size": s}))
+    out += [("S42", "idle", None, {}), ("S42", "overlap", None, {}),
+            ("S42", "diag", "s42-warmup", {"round": "0"}), ("S42", "diag", "s42-summary", {})]
+    out += [("S42", "diag", "s42-sample", {"round": str(r)}) for r in range(1, rounds + 1)]
+    for phase in ("idle", "loaded"):
+        out.append(("S43", "s43-phase", phase, {}))
+        out += [("S43", "diag", "s43-%s-group" % phase, {"group": str(g)})
+                for g in range(1, groups + 1)]
+    out.append(("S40", "counter", "wire-model", {}))
+    return out
+
+
+def summaries(log):
+    """{sid: [tag]}: the distribution summaries (with raw samples) each section prints."""
+    tput = sizes(log, "tx_throughput_sizes", (64, 256, 1024))
+    return {
+        "S05": ["s05-rx-latency"],
+        "S06": ["s06-wake-to-run", "s06-timer-overshoot"],
+        "S10": ["drain-each-size-%s" % s for s in tput],
+        "S14": ["break-even-size-%s" % s for s in sizes(log, "tx_break_even_sizes",
+                                                        (64, 128, 256))],
+        "S20": ["s20-single-byte"],
+        "S21": ["s21-fifo-size-%s" % s for s in sizes(log, "fifo_matrix_sizes",
+                                                      (1, 15, 16, 17, 31, 32, 33, 48, 49))],
+        "S43": ["s43-idle-aggregate", "s43-loaded-aggregate"],
+    }

@@ -1,0 +1,206 @@
+"""Per-record arithmetic and physical bounds (called by check.check_log()).
+
+arithmetic: every figure a record prints that follows from other printed
+figures (RULES, one row per figure), the S31 and S43 relations, StarryOS'
+own line-rate formula, and the Analysis' flags (line_rate_pct, S41
+instructions per byte, S41/S42 medians). bounds: what physics allows
+(line rate, latency, overlap efficiency, CPU work).
+"""
+
+from . import check_expect as expect
+from . import stats
+from .analysis import ident
+
+TPUT = ("S10", "S12", "S13", "S14")
+# Figures that are whole-number arithmetic of whole numbers: no rounding allowed.
+EXACT = ("bytes", "total_size", "drain_calls", "drains", "expected_bytes", "instret_delta")
+
+
+class _Missing(Exception):
+    """An input of a rule is not in the record (the rule does not apply)."""
+
+
+def _getter(rec, extra):
+    """get(key): rec's number for key (or its new name), else extra[key], else _Missing."""
+    def get(key):
+        """One input of a rule."""
+        value = rec.value(key)
+        value = extra.get(key) if value is None else value
+        if value is None:
+            raise _Missing(key)
+        return value
+    return get
+
+
+def _div(a, b):
+    """a / b, the rule does not apply when b is 0."""
+    if not b:
+        raise _Missing("zero")
+    return a / b
+
+
+_LINE = [
+    ("bytes_per_s", lambda g: _div(g("bytes") * 1e9, g("elapsed_ns")), "bytes x 1e9 / elapsed_ns"),
+    ("kbps", lambda g: _div(g("bytes") * 1e6, g("elapsed_ns")), "bytes x 1e6 / elapsed_ns (kB/s)"),
+    ("elapsed_ms", lambda g: g("elapsed_ns") / 1e6, "elapsed_ns / 1e6"),
+    ("line_time_ns", lambda g: _div(g("bytes") * 1e13, g("line_baud_milli")),
+     "10 bits x bytes at line_baud_milli"),
+    ("line_time_ms", lambda g: _div(g("bytes") * 1e7, g("line_baud_milli")),
+     "10 bits x bytes at line_baud_milli, in ms"),
+]
+# (sections, kind, tag, flavours, figure, formula(get), how)
+RULES = [((s,), "policy", None, ("ours",)) + r for s in TPUT + ("S11",) for r in _LINE] + [
+    (TPUT[:2] + ("S14", "S11"), "policy", None, ("ours",), "bytes",
+     lambda g: g("size") * g("iters"), "size x iters"),
+    (("S13",), "policy", None, ("ours", "starryos"), "bytes",
+     lambda g: g("total_size") * g("iters"), "total_size x iters"),
+    (("S13",), "policy", None, ("ours", "starryos"), "total_size",
+     lambda g: g("fragments") * g("fragment_size"), "fragments x fragment_size"),
+    (("S10", "S13", "S14"), "policy", None, ("ours", "starryos"), "drain_calls",
+     lambda g: g("iters"), "one drain per write"),
+    (("S12",), "policy", None, ("ours", "starryos"), "drains",
+     lambda g: -(-g("iters") // g("batch")), "ceil(iters / batch)"),
+    (("S12",), "policy", None, ("ours", "starryos"), "drain_calls", lambda g: g("drains"),
+     "drains"),
+    (("S11",), "policy", None, ("ours",), "enqueue_ms", lambda g: g("enqueue_ns") / 1e6,
+     "enqueue_ns / 1e6"),
+    (("S11",), "policy", None, ("ours",), "final_drain_ms", lambda g: g("final_drain_ns") / 1e6,
+     "final_drain_ns / 1e6"),
+    (("S11",), "policy", None, ("ours",), "enqueue_kbps",
+     lambda g: _div(g("bytes") * 1e6, g("enqueue_ns")), "bytes x 1e6 / enqueue_ns"),
+    (("S05",), "diag", "s05-ring", ("ours",), "kbps", lambda g: _div(g("bytes") * 1e6, g("ns")),
+     "bytes x 1e6 / ns"),
+    (("S05",), "diag", "s05-ring", ("ours",), "memcpy_kbps",
+     lambda g: _div(g("bytes") * 1e6, g("memcpy_ns")), "bytes x 1e6 / memcpy_ns"),
+    (("S05",), "diag", "s05-ring", ("ours",), "ring_over_memcpy",
+     lambda g: _div(g("memcpy_ns"), g("ns")), "memcpy_ns / ns"),
+    (("S06",), "diag", "s06-ring", ("ours",), "ring_mb_s",
+     lambda g: _div(g("bytes") * 1e3, g("ring_ns")), "bytes x 1e3 / ring_ns"),
+    (("S06",), "diag", "s06-ring", ("ours",), "memcpy_mb_s",
+     lambda g: _div(g("bytes") * 1e3, g("memcpy_ns")), "bytes x 1e3 / memcpy_ns"),
+    (("S06",), "diag", "s06-ring", ("ours",), "ring_over_memcpy",
+     lambda g: _div(g("memcpy_ns"), g("ring_ns")), "memcpy_ns / ring_ns"),
+    (("S41",), "s41-size", None, ("ours", "starryos"), "expected_bytes",
+     lambda g: g("s41-size") * g("iters"), "size x iters"),
+    (("S41",), "diag", "s41-valid", ("ours", "starryos"), "instret_delta",
+     lambda g: g("instret_end") - g("instret_begin"), "instret_end - instret_begin"),
+    (("S41",), "diag", "s41-valid", ("ours",), "instret_delta",
+     lambda g: g("rdinstret_delta") - g("idle_instret"), "rdinstret_delta - idle_instret"),
+    (("S41",), "diag", "s41-valid", ("ours",), "instructions_per_write",
+     lambda g: _div(g("instret_delta"), g("logical_writes")), "instret_delta / logical_writes"),
+    (("S41",), "diag", "s41-valid", ("ours",), "cycles_per_byte",
+     lambda g: _div(g("cycles_delta"), g("completed")), "cycles_delta / completed"),
+    (("S41",), "diag", "s41-valid", ("ours",), "instructions_per_byte_excl_model",
+     lambda g: _div(g("instret_delta") - g("wire_model_instret"), g("completed")),
+     "(instret_delta - wire_model_instret) / completed"),
+    (("S41",), "diag", "s41-valid", ("ours",), "cpu_util_pct",
+     lambda g: _div((g("cycles_delta") - g("idle_cycles")) * 100, g("cycles_delta")),
+     "(cycles_delta - idle_cycles) x 100 / cycles_delta"),
+    (("S42",), "diag", ("s42-sample", "s42-warmup"), ("ours", "starryos"), "overlap_efficiency",
+     lambda g: _div(g("useful_iters"), g("idle_iters")), "useful_iters / idle iters"),
+    (("S42",), "diag", ("s42-sample", "s42-warmup"), ("ours", "starryos"),
+     "total_over_line_ratio", lambda g: _div(g("total_duration_ms"), g("window_ms")),
+     "total_duration_ms / idle window_ms"),
+]
+
+
+def _extra(log):
+    """Inputs of rules that live in other records: line baud, S42 idle calibration."""
+    idle = log.records("S42", kind="idle")
+    out = {"line_baud_milli": expect.number(log, "line_baud_milli")}
+    if idle:
+        out["idle_iters"], out["window_ms"] = idle[0].num("iters"), idle[0].num("window_ms")
+    return out
+
+
+def arithmetic(ctx):
+    """Printed figures that follow from other printed figures."""
+    log = ctx.log
+    ctx.flags("arithmetic")
+    extra = _extra(log)
+    for sids, kind, tag, flavours, key, formula, how in RULES:
+        if log.flavor not in flavours:
+            continue
+        tags = tag if isinstance(tag, tuple) else (tag,)
+        for sid in sids:
+            for rec in log.records(sid, kind=kind):
+                printed = rec.name(key)
+                if tag is not None and rec.tag not in tags or rec.get(printed) is None:
+                    continue
+                extra_rec = dict(extra, **{"s41-size": rec.value(rec.kind)})
+                try:
+                    value = formula(_getter(rec, extra_rec))
+                except (_Missing, ArithmeticError):  # an input absent, or out of range
+                    continue
+                exact = key in EXACT
+                if not (rec.num(printed) == value if exact else
+                        stats.agrees(rec.get(printed), value)):
+                    ctx.fail(sid, "%s.%s" % (ident(rec, "size", "round", "op", "chunk"), printed),
+                             "printed %s, %s = %.6g" % (rec.get(printed), how, value))
+    _s31(ctx)
+    _s43(ctx)
+    if log.flavor == "starryos":
+        _starry_line_rate(ctx)
+
+
+def _s31(ctx):
+    """S31 status=PASS: every byte came back, CRCs equal."""
+    for rec in ctx.log.records("S31"):
+        if rec.get("status") != "PASS" or "received" not in rec.kv:
+            continue
+        if rec.get("received") != rec.get("rx_fixed_bytes"):
+            ctx.fail("S31", "received", "%s of rx_fixed_bytes=%s, yet status=PASS"
+                     % (rec.get("received"), rec.get("rx_fixed_bytes")))
+        if rec.get("mismatched", "0") != "0" or rec.get("crc_tx") != rec.get("crc_rx"):
+            ctx.fail("S31", "crc_rx", "crc_rx=%s mismatched=%s against crc_tx=%s, yet status=PASS"
+                     % (rec.get("crc_rx"), rec.get("mismatched"), rec.get("crc_tx")))
+
+
+def _s43(ctx):
+    """S43 aggregates against their groups: n, min/max, percentiles between the groups'."""
+    log = ctx.log
+    for phase in ("idle", "loaded"):
+        groups = log.records("S43", kind="s43-%s-group-summary" % phase)
+        diags = log.records("S43", kind="diag", tag="s43-%s-group" % phase)
+        for g, d in zip(groups, diags):
+            if d.get("valid") is not None and d.get("valid") != g.get("n"):
+                ctx.fail("S43", ident(d, "group") + ".valid", "%s, its summary has n=%s"
+                         % (d.get("valid"), g.get("n")))
+        agg = log.records("S43", kind="diag", tag="s43-%s-aggregate" % phase)
+        if not agg or not groups:
+            continue
+        agg = agg[0]
+        name = agg.tag
+        if agg.num("n") is not None and agg.num("n") != sum(g.num("n") or 0 for g in groups):
+            ctx.fail("S43", name + ".n", "%s, the groups hold %d" % (
+                agg.get("n"), sum(g.num("n") or 0 for g in groups)))
+        if agg.get("valid_groups") not in (None, str(len(groups))):
+            ctx.fail("S43", name + ".valid_groups", "%s, %d group summaries"
+                     % (agg.get("valid_groups"), len(groups)))
+        for key, pick in (("max_ns", max), ("min_ns", min)):
+            vals = [g.num(key) for g in groups]
+            if agg.get(key) is not None and None not in vals and agg.num(key) != pick(vals):
+                ctx.fail("S43", "%s.%s" % (name, key), "%s, the groups' %s is %d" % (
+                    agg.get(key), pick.__name__, pick(vals)))
+        equal = len(set(g.get("n") for g in groups)) == 1
+        for key in ("p50_ns", "p95_ns", "p99_ns"):
+            vals = [g.num(key) for g in groups]
+            if equal and agg.num(key) is not None and None not in vals and \
+                    not min(vals) <= agg.num(key) <= max(vals):
+                ctx.fail("S43", "%s.%s" % (name, key), "%s lies outside the groups' %s..%s"
+                         % (agg.get(key), int(min(vals)), int(max(vals))))
+
+
+def _starry_line_rate(ctx):
+    """StarryOS: line_rate_pct = kbps / 11.52 (its KiB/s against kB/s defect)."""
+    for lr_sid in TPUT + ("S11",):
+        for rec in ctx.log.records(lr_sid, kind="policy"):
+            if rec.num("kbps") is None or rec.get("line_rate_pct") is None:
+                continue
+            slack = stats.print_tolerance(rec.get("kbps")) / 11.52 * 100
+            if not stats.agrees(rec.get("line_rate_pct"), rec.num("kbps") / 11.52 * 100, slack):
+                ctx.fail(lr_sid, ident(rec, "size") + ".line_rate_pct", "printed %s, its own "
+                         "formula kbps / 11.52 gives %.2f" % (rec.get("line_rate_pct"),
+                                                             rec.num("kbps") / 11.52 * 100))
+    ctx.note("known defect of the StarryOS benchmark: kbps is KiB/s but line_rate_pct = kbps / "
+             "11.52 (kB/s), so its 100 % is 11796.5 B/s; the report converts it")

@@ -1,0 +1,123 @@
+"""What each log ran at, and which comparisons that makes doubtful.
+
+Figures compare only between runs at the same CPU clock, icount shift, wire
+model and bench scale. point() reads them from a manifest ("unknown" when a
+log does not say); header() puts them under each column's label; mark()
+marks the table rows that compare logs run at different (or unknown)
+points, and the cells that come from an INVALID section. Called by
+report.py; runs_rows() is the Runs table.
+"""
+
+import re
+
+from . import series
+from .tables import Cell, Row
+
+POINT = ("CPU clock", "icount shift", "wire model", "bench scale")
+DIFFERS = "◇"
+INVALID = "§"
+SID_RE = re.compile(r"^(S\d\d) ")
+
+
+def hz_text(text):
+    """cpu_hz as MHz or GHz (3 significant digits), "unknown" when not a number."""
+    hz = series.uint(text or "")
+    if not hz:
+        return "unknown"
+    return "%.3g GHz" % (hz / 1e9) if hz >= 1e9 else "%.3g MHz" % (hz / 1e6)
+
+
+def point(log):
+    """{field of POINT: text} of one log; "unknown" where the log does not say."""
+    man = log.manifest
+    shift = man.get("icount_shift")
+    if shift is None:
+        shift = {"realtime": "none (realtime)"}.get(man.get("qemu_mode"), "unknown")
+        if man.get("board") == "d1":
+            shift = "none (hardware)"
+    return {"CPU clock": hz_text(man.get("cpu_hz")), "icount shift": shift,
+            "wire model": man.get("wire_model") or "unknown",
+            "bench scale": man.get("bench_scale") or "unknown"}
+
+
+def header(label, log):
+    """A column header: the label, then the log's operating point."""
+    p = point(log)
+    return "%s<br>CPU %s, icount shift %s, wire %s, %s scale" % (
+        label, p["CPU clock"], p["icount shift"], p["wire model"], p["bench scale"])
+
+
+def differing(logs):
+    """Fields of POINT in which logs differ (an unknown value always differs)."""
+    points = [point(log) for log in logs]
+    return [f for f in POINT if len({p[f] for p in points}) > 1 or
+            any(p[f] == "unknown" for p in points)]
+
+
+def _status(log, sid):
+    """Status of section sid in log, or None."""
+    rec = log.statuses.get(sid)
+    return rec.get("status") if rec is not None else None
+
+
+def mark(rows, ans, compare=True):
+    """Mark rows comparing logs at different points, and INVALID sections' cells.
+
+    Returns the note lines for under the table (empty when nothing is marked).
+    compare False: only the INVALID marks (tables that compare no figures).
+    """
+    fields, invalid = [], set()
+    for row in rows:
+        m = SID_RE.match(row.label)
+        sid = m.group(1) if m else None
+        shown = [i for i, cell in enumerate(row.cells) if cell.text]
+        for i in shown:
+            if sid and _status(ans[i].log, sid) == "INVALID":
+                row.cells[i].text += " " + INVALID
+                invalid.add(sid)
+        diff = differing([ans[i].log for i in shown]) if compare and len(shown) > 1 else []
+        if diff:
+            row.label += " " + DIFFERS
+            fields += [f for f in diff if f not in fields]
+    notes = []
+    if fields:
+        notes.append("%s the logs compared in the marked rows differ in %s (see the column "
+                     "headers): not a like-for-like comparison." % (DIFFERS, ", ".join(fields)))
+    if invalid:
+        notes.append("%s from a section marked INVALID (%s): the line was not quiet, the figure "
+                     "is not trustworthy." % (INVALID, ", ".join(sorted(invalid))))
+    return notes
+
+
+def runs_rows(ans):
+    """The Runs table: what each log is, how it was read, where it ran."""
+    def man(an, key):
+        """Manifest value of key, empty if absent."""
+        return an.log.manifest.get(key, "")
+    spec = [
+        ("file", lambda an: an.log.path.rsplit("/", 1)[-1]),
+        ("format", lambda an: an.log.flavor),
+        ("version", lambda an: man(an, "version")),
+        ("board / target", lambda an: man(an, "board") or man(an, "target_mode")),
+        ("backend", lambda an: man(an, "backend")),
+        ("privilege", lambda an: man(an, "privilege")),
+        ("CPU clock (source)", lambda an: "%s (%s)" % (point(an.log)["CPU clock"],
+                                                        man(an, "cpu_hz_source") or "unknown")),
+        ("icount shift", lambda an: point(an.log)["icount shift"]),
+        ("cycles unit", lambda an: man(an, "cycles_unit") or "unknown"),
+        ("wire model", lambda an: man(an, "wire_model")),
+        ("qemu mode", lambda an: man(an, "qemu_mode")),
+        ("bench scale", lambda an: man(an, "bench_scale")),
+        ("baud used (1 char)", lambda an: "%.1f (%.4f ms)" % (an.baud, an.char_ms)),
+        ("sections", lambda an: " ".join(an.log.order)),
+        ("Done line", lambda an: _done_text(an.log)),
+        ("parse warnings", lambda an: str(len(an.log.warnings))),
+    ]
+    return [Row(label, [Cell(func(an)) for an in ans]) for label, func in spec]
+
+
+def _done_text(log):
+    """Summary of the Done line, or why it is missing."""
+    if log.done is None:
+        return "missing (log cut?)"
+    return " ".join("%s=%s" % kv for kv in log.done.items()) or "Done."
