@@ -27,6 +27,8 @@ target_compile_definitions(test_uart_async_ring256 PRIVATE UART_TX_RING_SIZE=256
 host_test(uart_console ${UART_TESTS_DIR}/test_uart_console.c
           ${UART_DRV}/console.c ${UART_DRV}/ns16550.c ${UART_FAKES})
 
-# The wire model (115200 baud, 16-byte FIFO) in fake time.
-host_test(wire_model ${UART_TESTS_DIR}/test_wire_model.c ${UART_DRV}/wire_model.c)
+# The wire model (115200 baud, 16-byte FIFO) in fake time, alone and
+# behind the register layer, over a fake cpu_acct_call.
+host_test(wire_model ${UART_TESTS_DIR}/test_wire_model.c ${UART_TESTS_DIR}/test_wire_model_seam.c
+          ${UART_TESTS_DIR}/fake_acct.c ${UART_DRV}/wire_model.c ${UART_DRV}/ns16550.c)
 target_compile_definitions(test_wire_model PRIVATE WIRE_BAUD=115200 WIRE_FIFO=16)
