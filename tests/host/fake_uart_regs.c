@@ -19,7 +19,7 @@ uint8_t fu_lsr_value(void)
         v |= LSR_OE;
     if (!fu.tx_count)
         v |= LSR_THRE;
-    if (!fu_tx_active())
+    if (!fu_tx_active() && !fu.temt_stuck)
         v |= LSR_TEMT;
     return v;
 }
@@ -27,7 +27,7 @@ uint8_t fu_lsr_value(void)
 static uint32_t usr_value(void)
 {
     uint32_t v = 0;
-    if (fu_tx_active())
+    if (fu_tx_active() || fu.temt_stuck)
         v |= 0x01;                        /* BUSY */
     if (fu.tx_count < fu_depth())
         v |= 0x02;                        /* TFNF */

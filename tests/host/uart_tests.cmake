@@ -13,9 +13,11 @@ host_test(uart_regs ${UART_TESTS_DIR}/test_uart_regs.c
           ${UART_DRV}/ns16550.c ${UART_FAKES})
 
 # async.c and console.c both define uart_be_*: one executable each. The
-# async test: TX tests and main(), DW quirk/RX/loopback tests, helpers.
+# async test: TX tests and main(), DW quirk/RX/loopback tests, drains
+# under line faults, helpers.
 set(UART_ASYNC_TESTS ${UART_TESTS_DIR}/test_uart_async.c
-    ${UART_TESTS_DIR}/test_uart_async_quirks.c ${UART_TESTS_DIR}/test_uart_async_util.c)
+    ${UART_TESTS_DIR}/test_uart_async_quirks.c ${UART_TESTS_DIR}/test_uart_async_faults.c
+    ${UART_TESTS_DIR}/test_uart_async_util.c)
 host_test(uart_async ${UART_ASYNC_TESTS}
           ${UART_DRV}/async.c ${UART_DRV}/ns16550.c ${SRC}/lib/ring.c ${UART_FAKES})
 
