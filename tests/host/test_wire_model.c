@@ -240,6 +240,14 @@ int main(void)
     CHECK_EQ(st.baud, BAUD);
     CHECK_EQ(st.fifo, DEPTH);
 
+    /* Line fault temt-stuck: THRE still rises, TEMT never (DW: BUSY stays). */
+    now_ns = 50000000000ULL;
+    CHECK_EQ(wire_model_fault(WIRE_FAULT_TEMT_STUCK), 0);
+    CHECK_EQ(lsr(&ns) & (UART_LSR_THRE | UART_LSR_TEMT), UART_LSR_THRE);
+    CHECK(wire_read(&dw, UART_DW_USR, 0) & UART_DW_USR_BUSY);
+    CHECK_EQ(wire_model_fault(WIRE_FAULT_NONE), 0);
+    CHECK_EQ(lsr(&ns) & UART_LSR_TEMT, UART_LSR_TEMT);
+
     test_wire_seam();
     check_failures += wire_seam_failures();
     return check_exit("wire_model");
