@@ -40,12 +40,14 @@ void fu_init(const struct fu_config *c)
     uint64_t now = fu.now, limit = fu.limit;
     bool quiet = fu.quiet;
     unsigned errors = fu.errors;
+    void (*hook)(void) = fu.access_hook;
     free(fu.out);
     memset(&fu, 0, sizeof fu);
     fu.now = now;
     fu.limit = limit;
     fu.quiet = quiet;
     fu.errors = errors;
+    fu.access_hook = hook;
     fu.c = *c;
     if (c->fifo_depth < 1 || c->fifo_depth > FU_MAX_DEPTH)
         fu_fatal("fifo_depth %u not in 1..%u", c->fifo_depth, FU_MAX_DEPTH);
@@ -155,6 +157,7 @@ void fu_spurious_period(uint64_t ns)
 void fu_rx_timeout_nodata(void) { fu.rx_to_nodata = true; }
 void fu_msr_change(void) { fu.msr_ip = true; }
 void fu_temt_stuck(bool on) { fu.temt_stuck = on; }
+void fu_set_access_hook(void (*hook)(void)) { fu.access_hook = hook; }
 
 /* Released, the character in the shifter resumes where it stopped. */
 void fu_tx_stall(bool on)

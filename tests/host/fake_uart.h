@@ -103,6 +103,11 @@ void fu_msr_change(void);               /* a modem-status delta */
 void fu_temt_stuck(bool on);            /* LSR.TEMT never rises (DW: USR.BUSY stays) */
 void fu_tx_stall(bool on);              /* the shifter stops: no byte completes */
 
+/* Called just before and just after every register access (fake_mmio_read
+ * and _write): the fake kernel takes interrupts there (fk_irq_schedule).
+ * NULL: none. */
+void fu_set_access_hook(void (*hook)(void));
+
 /* Observation without side effects. */
 uint8_t fu_lsr_peek(void);
 unsigned fu_tx_level(void);

@@ -26,6 +26,7 @@ extern uint64_t max_late_ns;              /* drain return - last stop bit */
 
 /* test_uart_async_util.c */
 uint32_t rnd(void);
+void rnd_seed(uint64_t seed);
 const char *name_of(const struct uart_cfg *c);
 uint64_t char_ns(void);
 struct uart_counters counters(void);

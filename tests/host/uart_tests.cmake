@@ -26,6 +26,14 @@ host_test(uart_async_ring256 ${UART_ASYNC_TESTS}
           ${UART_DRV}/async.c ${UART_DRV}/ns16550.c ${SRC}/lib/ring.c ${UART_FAKES})
 target_compile_definitions(test_uart_async_ring256 PRIVATE UART_TX_RING_SIZE=256)
 
+# Races against the interrupt: taken at a seeded choice of register
+# accesses and ring calls (the backend's ring_push/ring_pop wrapped).
+host_test(uart_async_races ${UART_TESTS_DIR}/test_uart_async_races.c
+          ${UART_TESTS_DIR}/test_uart_async_util.c
+          ${UART_DRV}/async.c ${UART_DRV}/ns16550.c ${SRC}/lib/ring.c ${UART_FAKES})
+target_compile_definitions(test_uart_async_races PRIVATE UART_TX_RING_SIZE=256)
+target_link_options(test_uart_async_races PRIVATE -Wl,--wrap=ring_push -Wl,--wrap=ring_pop)
+
 host_test(uart_console ${UART_TESTS_DIR}/test_uart_console.c
           ${UART_DRV}/console.c ${UART_DRV}/ns16550.c ${UART_FAKES})
 
