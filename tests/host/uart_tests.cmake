@@ -42,3 +42,18 @@ host_test(uart_console ${UART_TESTS_DIR}/test_uart_console.c
 host_test(wire_model ${UART_TESTS_DIR}/test_wire_model.c ${UART_TESTS_DIR}/test_wire_model_seam.c
           ${UART_TESTS_DIR}/fake_acct.c ${UART_DRV}/wire_model.c ${UART_DRV}/ns16550.c)
 target_compile_definitions(test_wire_model PRIVATE WIRE_BAUD=115200 WIRE_FIFO=16)
+
+# Both backends with the wire model (115200 baud, 16-byte FIFO) in front of
+# a QEMU-like fake UART: line physics, THRE/TEMT timing, drain bounds.
+foreach(backend async console)
+  string(TOUPPER ${backend} _be)
+  set(_ring)
+  if(backend STREQUAL "async")
+    set(_ring ${SRC}/lib/ring.c)
+  endif()
+  host_test(uart_wire_${backend} ${UART_TESTS_DIR}/test_uart_wire.c ${UART_TESTS_DIR}/fake_acct.c
+            ${UART_DRV}/${backend}.c ${UART_DRV}/ns16550.c ${UART_DRV}/wire_model.c ${_ring}
+            ${UART_FAKES})
+  target_compile_definitions(test_uart_wire_${backend} PRIVATE WIRE_BAUD=115200 WIRE_FIFO=16
+                             BACKEND_${_be}=1)
+endforeach()
