@@ -8,7 +8,13 @@ guest printed for comparison:
   byte mismatched, dropped or overrun;
 - posix: every error case prints the errno that the host's table (case
   name -> errno name, numbers from picolibc's sys/errno.h) expects, no
-  case is missing or unknown, and `posix failures=0`.
+  case is missing or unknown, and `posix failures=0`;
+- rx-overrun: 48 pattern bytes (seed 6) looped back while nothing services
+  RX: QEMU's 16550 keeps 16 (its RX FIFO, UART_FIFO_LENGTH in
+  hw/char/serial.c) and sets LSR.OE for the rest; the 16 read back are the
+  first 16 sent (CRC-32 of the host's pattern), and the async driver
+  counts exactly one overrun (OE stays set until an LSR read, and nothing
+  reads LSR while the bytes arrive); the console has no counters.
 """
 import argparse
 import re
@@ -18,6 +24,7 @@ import zlib
 from qemu_boot import boot, pattern, picolibc_errno, report
 
 LOOPBACK_BYTES, LOOPBACK_SEED = 64 * 1024, 5
+OVERRUN_BYTES, OVERRUN_SEED, QEMU_RX_FIFO = 48, 6, 16
 # selftest=posix: case -> the errno POSIX asks for (-1 and errno set).
 POSIX_CASES = {
     "write-bad-fd": "EBADF", "read-bad-fd": "EBADF", "close-bad-fd": "EBADF",
@@ -75,7 +82,26 @@ def check_posix(text, backend, errors):
         errors.append("no `posix failures=0`")
 
 
-CHECKS = {"loopback": check_loopback, "posix": check_posix}
+def check_rx_overrun(text, backend, errors):
+    """The deliberate overrun."""
+    m = re.search(r"^selftest=rx-overrun backend=(\S+) sent=(\d+) received=(\d+) "
+                  r"crc_tx=0x([0-9a-f]{8}) crc_rx=0x([0-9a-f]{8}) mismatched=(\d+) "
+                  r"rx_overruns=(\d+) rx_dropped=(\d+)$", text, re.M)
+    if not m:
+        errors.append("no selftest=rx-overrun result line")
+        return
+    sent = pattern(OVERRUN_BYTES, OVERRUN_SEED)
+    want = {"backend": backend, "sent": OVERRUN_BYTES, "received": QEMU_RX_FIFO,
+            "crc_tx": zlib.crc32(sent), "crc_rx": zlib.crc32(sent[:QEMU_RX_FIFO]),
+            "mismatched": 0, "rx_overruns": 1 if backend == "async" else 0, "rx_dropped": 0}
+    got = dict(zip(want, [m[1], *(int(m[i]) for i in (2, 3)), int(m[4], 16), int(m[5], 16),
+                          *(int(m[i]) for i in (6, 7, 8))]))
+    for key, value in want.items():
+        if got[key] != value:
+            errors.append(f"{key}={got[key]}, expected {value}")
+
+
+CHECKS = {"loopback": check_loopback, "posix": check_posix, "rx-overrun": check_rx_overrun}
 
 
 def main():
