@@ -30,7 +30,8 @@ from qemu_boot import boot, picolibc_errno, report
 MARGIN_NS = 10_000_000          # both backends' drain margin (async.c, console.c)
 TEMT_TRIES = 4                  # async.c UART_DRAIN_TEMT_TRIES
 SLACK_NS = 200_000              # instructions around a drain, poll granularity
-STATUS_RE = r"^  section=(S\d\d) status=(\w+)(?: reason=\S+)? elapsed_ms=(\d+)\.(\d{3})"
+# `reason=` and other tokens may come anywhere after the status
+STATUS_RE = r"^  section=(S\d\d) status=(\w+)\b[^\n]*? elapsed_ms=(\d+)\.(\d{3})"
 
 
 def drain_bounds(backend, size, char, fifo):
