@@ -24,9 +24,19 @@ struct wire_stats {
                                    instructions, rdcycle counts */
 };
 
+/* Line faults the model injects on request (boot argument fault=, see
+ * src/kernel/fault.c), so tests reach paths a healthy line never takes. */
+enum wire_fault {
+    WIRE_FAULT_NONE,
+    WIRE_FAULT_TEMT_STUCK,      /* LSR.TEMT never rises (DW: USR.BUSY stays) */
+};
+
 /* Boot, interrupts masked, after uart_hw_init(): start the model for the
  * UART c. No-op when the model is off. */
 void wire_model_init(const struct uart_cfg *c);
+/* Boot task: inject fault f from now on; -ENODEV when the model is off
+ * (there is no modelled line to break). */
+int wire_model_fault(enum wire_fault f);
 /* Any task: the model's counters (all zero when off); instret and cycles
  * are the sim account's. */
 void wire_model_stats(struct wire_stats *out);

@@ -1,10 +1,14 @@
 /* Deliberate faults, chosen by the boot argument fault=<kind>, so tests
  * can prove that every kind of trap ends in a panic report and a non-zero
- * exit status instead of a hang. */
+ * exit status instead of a hang, and that the driver survives a broken
+ * line: CPU faults (illegal, load, store, misaligned, panic) fire at once;
+ * line faults (temt-stuck) are injected where the line is modelled, the
+ * wire model, and the run goes on with them. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "kernel.h"
+#include "wire_model.h"
 
 /* An address no board maps (64 GiB): loads and stores there fault. */
 #define FAULT_UNMAPPED_ADDR 0x1000000000UL
@@ -16,6 +20,13 @@ void fault_inject_from_bootargs(void)
 
     if (!bootarg("fault", kind, sizeof kind))
         return;
+    if (strcmp(kind, "temt-stuck") == 0) {
+        if (wire_model_fault(WIRE_FAULT_TEMT_STUCK))
+            panic("boot argument fault=temt-stuck: the fault is injected on the modelled "
+                  "line, and this image has none (WIRE_BAUD=0; build with WIRE_BAUD=115200)");
+        printf("fault_inject=%s line=modelled\n", kind);
+        return;
+    }
     printf("fault_inject=%s\n", kind);
     if (strcmp(kind, "illegal") == 0) {
         __asm__ volatile(".word 0");   /* all-zero: an illegal instruction */

@@ -1,6 +1,7 @@
 /* End of a run: the status reaches QEMU's exit code through the sifive
  * test finisher; SBI system reset is the fallback; otherwise park. */
 #include "board_info.h"
+#include "clock.h"
 #include "csr.h"
 #include "kernel.h"
 #include "mmio.h"
@@ -10,7 +11,21 @@
 #define FINISHER_PASS 0x5555U   /* sifive,test1: exit(0) */
 #define FINISHER_FAIL 0x3333U   /* sifive,test1: exit(code), code in [31:16] */
 
+#define EXIT_IDLE_SLACK_NS 1000000ULL   /* beyond a full FIFO's line time */
+
 void hart_park(void) __attribute__((noreturn));
+
+/* kernel_exit, interrupts masked: wait for the last stop bit (LSR.TEMT),
+ * but no longer than a full FIFO and the shifter take, twice, plus slack:
+ * a transmitter that never reports empty (fault=temt-stuck, a broken
+ * UART) must not turn the exit, or a panic, into a silent hang. */
+static void wait_idle_bounded(void)
+{
+    uint64_t end = clock_now_ns() + EXIT_IDLE_SLACK_NS +
+                   2 * uart_char_ns(&uart0) * (uart0.fifo_depth + 1U);
+    while (!uart_read_bits(&uart0, UART_LSR, UART_LSR_TEMT) && clock_now_ns() < end)
+        ;
+}
 
 /* Any context: end the run. From a task with interrupts on, queued
  * output drains normally; otherwise (panic) it is flushed polled. */
@@ -22,7 +37,7 @@ void kernel_exit(int code)
     }
     irq_save();
     uart_be_flush_polled();
-    uart_wait_idle_polled(&uart0);
+    wait_idle_bounded();
     if (board.test_device) {
         mmio_write32(board.test_device,
                      code ? ((uint32_t)code << 16) | FINISHER_FAIL : FINISHER_PASS);

@@ -153,6 +153,7 @@ static int selftest_busy_irq(void)
 int selftest_loopback(void);
 int selftest_posix(void);
 int selftest_acct(void);
+int selftest_rx_overrun(void);
 
 /* Boot, main task: run the self-test named by selftest=, then exit. */
 void selftest_from_bootargs(void)
@@ -164,7 +165,7 @@ void selftest_from_bootargs(void)
         { "sleep-order", selftest_sleep_order }, { "stack-overflow", selftest_stack_overflow },
         { "posix", selftest_posix },             { "loopback", selftest_loopback },
         { "wakers", selftest_wakers },           { "busy-irq", selftest_busy_irq },
-        { "acct", selftest_acct },
+        { "acct", selftest_acct },               { "rx-overrun", selftest_rx_overrun },
     };
     char name[24];
     int ok = -1;

@@ -35,11 +35,14 @@ static struct {
     struct timer *timers[FK_MAX_TIMERS];
     unsigned ntimers;
     struct fk_stats st;
+    uint64_t point_rng;         /* fk_irq_schedule: seeded generator */
+    unsigned point_per_mille;   /* ... and the share of points taken */
 } k;
 
 void fk_init(void)
 {
     memset(&k, 0, sizeof k);
+    fu_set_access_hook(NULL);
     k.storm_limit = FK_DEFAULT_STORM;
     memset(&host_csr, 0, sizeof host_csr);
     host_csr.xstatus = XSTATUS_XIE;
@@ -78,13 +81,18 @@ _Noreturn void panic(const char *fmt, ...)
 
 /* ---- interrupts ------------------------------------------------------------ */
 
-/* Run the handler while the UART's line is asserted, interrupts masked
- * as on the hart. */
+static void fire_timers(bool callbacks_only);
+
+/* Run expired timer callbacks (the timer interrupt), then the handler
+ * while the UART's line is asserted, interrupts masked as on the hart. */
 static void deliver(void)
 {
     unsigned n = 0;
 
-    if (k.in_isr || !k.handler)
+    if (k.in_isr)
+        return;
+    fire_timers(true);
+    if (!k.handler)
         return;
     while (fu_irq_line()) {
         if (++n > k.storm_limit)
@@ -121,6 +129,29 @@ void host_irq_enabled(void)
 
 void fk_take_irqs(void) { deliver(); }
 
+/* Task code, any register access (fu_set_access_hook) and the test's own
+ * points: with interrupts enabled, take what is pending when the seeded
+ * generator says so. */
+void fk_irq_point(void)
+{
+    if (!k.point_per_mille || k.in_isr || !(host_csr.xstatus & XSTATUS_XIE))
+        return;
+    k.point_rng ^= k.point_rng << 13;
+    k.point_rng ^= k.point_rng >> 7;
+    k.point_rng ^= k.point_rng << 17;
+    if ((k.point_rng >> 20) % 1000 < k.point_per_mille) {
+        k.st.point_irqs++;
+        deliver();
+    }
+}
+
+void fk_irq_schedule(uint64_t seed, unsigned per_mille)
+{
+    k.point_rng = seed * 0x9E3779B97F4A7C15ULL | 1;
+    k.point_per_mille = per_mille;
+    fu_set_access_hook(per_mille ? fk_irq_point : NULL);
+}
+
 /* ---- scheduler -------------------------------------------------------------- */
 
 struct task *sched_current(void) { return &main_task; }
@@ -145,11 +176,13 @@ static uint64_t next_deadline(void)
     return t;
 }
 
-static void fire_timers(void)
+/* Expire due timers (only those with a callback: the timer interrupt
+ * taken at an interrupt point); callbacks run as an ISR. */
+static void fire_timers(bool callbacks_only)
 {
     for (unsigned i = 0; i < k.ntimers;) {
         struct timer *t = k.timers[i];
-        if (t->entry.deadline > fu_now()) {
+        if (t->entry.deadline > fu_now() || (callbacks_only && !t->fire)) {
             i++;
             continue;
         }
@@ -157,9 +190,16 @@ static void fire_timers(void)
         t->entry.armed = false;
         t->fired = true;
         k.st.timers_fired++;
-        if (t->fire)
+        if (t->fire) {
+            unsigned long saved = host_csr.xstatus;
+            host_csr.xstatus &= ~(unsigned long)XSTATUS_XIE;
+            k.in_isr = true;
             t->fire(t);
+            k.in_isr = false;
+            host_csr.xstatus = saved;
+        }
         waker_wake(&t->waker);
+        i = 0;                            /* the callback may have re-armed */
     }
 }
 
@@ -173,7 +213,7 @@ static void step(void)
         fu_fatal("task blocked with no UART event or timer pending: it "
                  "would sleep forever");
     fu_advance_to(t);
-    fire_timers();
+    fire_timers(false);
 }
 
 void sched_block(void)

@@ -40,12 +40,14 @@ void fu_init(const struct fu_config *c)
     uint64_t now = fu.now, limit = fu.limit;
     bool quiet = fu.quiet;
     unsigned errors = fu.errors;
+    void (*hook)(void) = fu.access_hook;
     free(fu.out);
     memset(&fu, 0, sizeof fu);
     fu.now = now;
     fu.limit = limit;
     fu.quiet = quiet;
     fu.errors = errors;
+    fu.access_hook = hook;
     fu.c = *c;
     if (c->fifo_depth < 1 || c->fifo_depth > FU_MAX_DEPTH)
         fu_fatal("fifo_depth %u not in 1..%u", c->fifo_depth, FU_MAX_DEPTH);
@@ -98,7 +100,7 @@ bool fu_irq_line(void) { return fu.spurious || fu_iir_id() != 0x1; }
 static uint64_t next_internal(void)
 {
     uint64_t t = UINT64_MAX, to;
-    if (fu.sh_busy && fu.sh_done < t)
+    if (fu.sh_busy && !fu.tx_stalled && fu.sh_done < t)
         t = fu.sh_done;
     if (fu.sched_n && fu.sched[0].t < t)
         t = fu.sched[0].t;
@@ -129,7 +131,7 @@ void fu_advance_to(uint64_t t)
             break;
         if (e > fu.now)
             fu.now = e;
-        if (fu.sh_busy && fu.sh_done <= e)
+        if (fu.sh_busy && !fu.tx_stalled && fu.sh_done <= e)
             fu_tx_complete();
         while (fu.sched_n && fu.sched[0].t <= e) {
             fu_rx_arrive(fu.sched[0].t, fu.sched[0].b, fu.sched[0].flags);
@@ -154,6 +156,18 @@ void fu_spurious_period(uint64_t ns)
 }
 void fu_rx_timeout_nodata(void) { fu.rx_to_nodata = true; }
 void fu_msr_change(void) { fu.msr_ip = true; }
+void fu_temt_stuck(bool on) { fu.temt_stuck = on; }
+void fu_set_access_hook(void (*hook)(void)) { fu.access_hook = hook; }
+
+/* Released, the character in the shifter resumes where it stopped. */
+void fu_tx_stall(bool on)
+{
+    if (on && !fu.tx_stalled)
+        fu.stall_since = fu.now;
+    else if (!on && fu.tx_stalled)
+        fu.sh_done += fu.now - fu.stall_since;
+    fu.tx_stalled = on;
+}
 
 uint8_t fu_lsr_peek(void) { return fu_lsr_value(); }
 unsigned fu_tx_level(void) { return fu.tx_count; }

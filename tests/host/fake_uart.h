@@ -14,7 +14,9 @@
  * DW extras (dw = true): USR (BUSY while TX active), TFL, RFL, CPR; an LCR
  * write while BUSY is ignored and raises IIR=0x7 until USR is read;
  * optional spurious interrupt entries that read IIR=0xC1; optional
- * RX timeout without data (IIR=0xC until RBR is read).
+ * RX timeout without data (IIR=0xC until RBR is read). Faults: TEMT that
+ * never rises, a transmitter that stalls (no byte completes until it is
+ * released).
  *
  * Every register access advances fake time by access_ns. Accesses of the
  * wrong width or to an address that is not a register are errors
@@ -98,6 +100,13 @@ void fu_spurious(unsigned n);           /* next n entries read IIR=0xC1 */
 void fu_spurious_period(uint64_t ns);   /* one spurious entry every ns, 0 off */
 void fu_rx_timeout_nodata(void);        /* DW: IIR=0xC with no data */
 void fu_msr_change(void);               /* a modem-status delta */
+void fu_temt_stuck(bool on);            /* LSR.TEMT never rises (DW: USR.BUSY stays) */
+void fu_tx_stall(bool on);              /* the shifter stops: no byte completes */
+
+/* Called just before and just after every register access (fake_mmio_read
+ * and _write): the fake kernel takes interrupts there (fk_irq_schedule).
+ * NULL: none. */
+void fu_set_access_hook(void (*hook)(void));
 
 /* Observation without side effects. */
 uint8_t fu_lsr_peek(void);

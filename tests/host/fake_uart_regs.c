@@ -19,7 +19,7 @@ uint8_t fu_lsr_value(void)
         v |= LSR_OE;
     if (!fu.tx_count)
         v |= LSR_THRE;
-    if (!fu_tx_active())
+    if (!fu_tx_active() && !fu.temt_stuck)
         v |= LSR_TEMT;
     return v;
 }
@@ -27,7 +27,7 @@ uint8_t fu_lsr_value(void)
 static uint32_t usr_value(void)
 {
     uint32_t v = 0;
-    if (fu_tx_active())
+    if (fu_tx_active() || fu.temt_stuck)
         v |= 0x01;                        /* BUSY */
     if (fu.tx_count < fu_depth())
         v |= 0x02;                        /* TFNF */
@@ -76,7 +76,8 @@ static int decode(uintptr_t addr, unsigned width, bool write)
     return -1;
 }
 
-uint32_t fake_mmio_read(uintptr_t addr, unsigned width)
+/* fake_mmio_read: the read itself. */
+static uint32_t reg_read(uintptr_t addr, unsigned width)
 {
     int r;
     uint32_t v = 0;
@@ -151,7 +152,8 @@ uint32_t fake_mmio_read(uintptr_t addr, unsigned width)
     return 0;
 }
 
-void fake_mmio_write(uintptr_t addr, unsigned width, uint32_t value)
+/* fake_mmio_write: the write itself. */
+static void reg_write(uintptr_t addr, unsigned width, uint32_t value)
 {
     int r;
     uint8_t v = (uint8_t)value;
@@ -220,4 +222,27 @@ void fake_mmio_write(uintptr_t addr, unsigned width, uint32_t value)
         fu_error("write of %#x to read-only register at index %d", value, r);
         return;
     }
+}
+
+/* The register layer (HOST_TEST), any context: one access, with the
+ * access hook on either side of it: an interrupt may come just before the
+ * instruction or just after it (e.g. the IER store that enables one whose
+ * condition holds). */
+uint32_t fake_mmio_read(uintptr_t addr, unsigned width)
+{
+    if (fu.access_hook)
+        fu.access_hook();
+    uint32_t v = reg_read(addr, width);
+    if (fu.access_hook)
+        fu.access_hook();
+    return v;
+}
+
+void fake_mmio_write(uintptr_t addr, unsigned width, uint32_t value)
+{
+    if (fu.access_hook)
+        fu.access_hook();
+    reg_write(addr, width, value);
+    if (fu.access_hook)
+        fu.access_hook();
 }

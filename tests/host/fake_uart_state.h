@@ -57,6 +57,9 @@ struct fu_model {
     unsigned force_lcr_busy;
     unsigned spurious;
     uint64_t spur_period, spur_next;
+    bool temt_stuck, tx_stalled;   /* faults */
+    void (*access_hook)(void);
+    uint64_t stall_since;
     /* observation */
     struct fu_out *out;
     size_t out_n, out_cap;

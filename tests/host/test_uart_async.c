@@ -170,6 +170,8 @@ int main(void)
             test_nonblock_full(dw, depths[d]);
             test_rx(dw, depths[d]);
             test_flush_polled(dw, depths[d]);
+            test_drain_temt_stuck(dw, depths[d], 1 + depths[d] / 2);
+            test_drain_tx_stall(dw, depths[d], 3 * depths[d] + 5);
         }
     printf("drain returned at most %.1f us after the last stop bit\n",
            (double)max_late_ns / 1000.0);
@@ -184,6 +186,7 @@ int main(void)
     test_counters_keep_rx_errors();
     CHECK_EQ(fu_errors(), 0);       /* no bad access anywhere above */
     free(expect);
-    check_failures += uart_async_util_failures() + uart_async_quirks_failures();
+    check_failures += uart_async_util_failures() + uart_async_quirks_failures() +
+                      uart_async_faults_failures();
     return check_exit("uart_async");
 }

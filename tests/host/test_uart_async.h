@@ -2,7 +2,7 @@
  * share. test_uart_async_util.c holds the configuration under test, the
  * record of accepted bytes and the helpers; test_uart_async.c the TX tests
  * and main(); test_uart_async_quirks.c the DW quirk, RX and loopback
- * tests. */
+ * tests; test_uart_async_faults.c the drain under line faults. */
 #ifndef TEST_UART_ASYNC_H
 #define TEST_UART_ASYNC_H
 
@@ -26,6 +26,7 @@ extern uint64_t max_late_ns;              /* drain return - last stop bit */
 
 /* test_uart_async_util.c */
 uint32_t rnd(void);
+void rnd_seed(uint64_t seed);
 const char *name_of(const struct uart_cfg *c);
 uint64_t char_ns(void);
 struct uart_counters counters(void);
@@ -47,9 +48,14 @@ void test_rx_ring_overflow(void);
 void test_counters_keep_rx_errors(void);
 void test_loopback(void);
 
+/* test_uart_async_faults.c */
+void test_drain_temt_stuck(bool dw, unsigned depth, size_t n);
+void test_drain_tx_stall(bool dw, unsigned depth, size_t n);
+
 /* check.h counts failed checks per file: the other files report theirs,
  * which main() adds to its own before check_exit(). */
 int uart_async_util_failures(void);
 int uart_async_quirks_failures(void);
+int uart_async_faults_failures(void);
 
 #endif

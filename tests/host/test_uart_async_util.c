@@ -17,6 +17,8 @@ static size_t expect_cap;
 uint64_t max_late_ns;                     /* drain return - last stop bit */
 static uint64_t rng = 0x9E3779B97F4A7C15ULL;
 
+void rnd_seed(uint64_t seed) { rng = seed * 0x2545F4914F6CDD1DULL | 1; }
+
 uint32_t rnd(void)
 {
     rng ^= rng << 13;

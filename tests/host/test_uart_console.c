@@ -1,6 +1,7 @@
 /* Polling console backend (src/drivers/uart/console.c) on the fake UART:
  * bytes out equal bytes in for both register variants and FIFO depths,
- * drain returns only with TEMT, counters ioctls give -ENOTTY, reads. */
+ * drain returns only with TEMT and gives up within its bound under line
+ * faults, counters ioctls give -ENOTTY, reads. */
 #include <errno.h>
 #include <string.h>
 
@@ -104,6 +105,35 @@ static void test_write(bool dw, unsigned depth)
     CHECK_EQ(uart_be_drain(), 0);                   /* idle: at once */
 }
 
+/* Drain under line faults (TEMT never rises; the transmitter stalls with
+ * a byte in the shifter): -ETIMEDOUT after the whole spin bound (10 ms +
+ * two characters per FIFO byte and shifter, console.c), not before and
+ * not more than a poll after; the bytes intact once the fault is gone. */
+static void test_drain_faults(bool dw, unsigned depth)
+{
+    const uint64_t bound = 10 * 1000000ULL + 2 * char_ns() * (depth + 1);
+    static const uint8_t b[2] = { 'f', 'g' };
+
+    setup(dw, depth);
+    for (int stall = 0; stall < 2; stall++) {
+        CHECK_EQ(uart_be_write(&b[stall], 1, false), 1);
+        expect[expect_n++] = b[stall];
+        if (stall)
+            fu_tx_stall(true);
+        else
+            fu_temt_stuck(true);
+        uint64_t t0 = fu_now();
+        CHECK_EQ(uart_be_drain(), -ETIMEDOUT);
+        uint64_t dt = fu_now() - t0;
+        CHECK(dt >= bound && dt <= bound + 2 * fu_cfg()->access_ns);
+        CHECK_EQ(uart_be_tx_pending(), 1);
+        fu_tx_stall(false);
+        fu_temt_stuck(false);
+        drain_checked();
+    }
+    check_output();
+}
+
 static void test_ioctls_and_reads(bool dw)
 {
     struct uart_counters c;
@@ -142,8 +172,10 @@ int main(void)
     setvbuf(stdout, NULL, _IOLBF, 0);   /* keep order with stderr */
     static const unsigned depths[] = { 1, 16, 64 };
     for (int dw = 0; dw < 2; dw++) {
-        for (unsigned d = 0; d < 3; d++)
+        for (unsigned d = 0; d < 3; d++) {
             test_write(dw, depths[d]);
+            test_drain_faults(dw, depths[d]);
+        }
         test_ioctls_and_reads(dw);
     }
     CHECK_EQ(fu_errors(), 0);       /* no bad access anywhere above */

@@ -1,11 +1,15 @@
 /* Wire model (src/drivers/uart/wire_model.c, 115200 baud, 16-byte FIFO)
  * in fake time: byte timing to the nanosecond, THRE/TEMT/FIFO level at
  * chosen instants, loss on overflow, the THRE interrupt's time and its
- * IIR, the DW USR/TFL view. The model's kernel services are stubbed here. */
+ * IIR, the DW USR/TFL view; test_wire_model_seam.c: the model behind the
+ * register layer and its CPU account. The model's kernel services and the
+ * MMIO are stubbed here. */
 #include <stdlib.h>
 #include "check.h"
 #include "cpu_acct.h"
 #include "csr.h"
+#include "fake_acct.h"
+#include "test_wire_model.h"
 #include "timer.h"
 #include "wire_model.h"
 
@@ -13,13 +17,20 @@
 #define DEPTH 16ULL
 
 struct host_csr host_csr;   /* declared by csr.h under HOST_TEST */
-static uint64_t now_ns;
+uint64_t now_ns;
 static struct timer *armed;
 static uint64_t armed_at;
+struct stub_counts stub;
 
-/* Stubs of the kernel services the model calls. */
+/* Stubs of the kernel services the model calls. Reading the clock stands
+ * for the model's own work (every hook reads it): MODEL_STEP_INSNS. */
 void host_irq_enabled(void) {}
-uint64_t clock_now_ns(void) { return now_ns; }
+uint64_t clock_now_ns(void)
+{
+    stub.clock_reads++;
+    fa_work(MODEL_STEP_INSNS);
+    return now_ns;
+}
 int timer_arm(struct timer *t, uint64_t deadline_ns, struct waker w)
 {
     (void)w;
@@ -33,21 +44,31 @@ bool timer_cancel(struct timer *t)
     armed = NULL;
     return was;
 }
-/* QEMU's IER as the model leaves it (the only raw store the model makes). */
+/* The UART behind the model: records each access, costs MMIO_INSNS;
+ * raw_ier is QEMU's IER as the model leaves it. */
 static uint32_t raw_ier;
 static unsigned raw_ier_writes;
+uint32_t fake_mmio_read(uintptr_t addr, unsigned width)
+{
+    (void)addr;
+    (void)width;
+    stub.mmio_reads++;
+    fa_work(MMIO_INSNS);
+    return UART_LSR_THRE | UART_LSR_TEMT;
+}
 void fake_mmio_write(uintptr_t addr, unsigned width, uint32_t v)
 {
-    CHECK_EQ(addr, 0x1000 + UART_IER);
-    CHECK_EQ(width, 1);
-    raw_ier = v;
-    raw_ier_writes++;
+    stub.mmio_writes++;
+    fa_work(MMIO_INSNS);
+    if (addr == 0x1000 + UART_IER) {
+        CHECK_EQ(width, 1);
+        raw_ier = v;
+        raw_ier_writes++;
+    }
 }
-struct cpu_acct cpu_acct_sim;
-unsigned cpu_instret_shift;
 
-static const struct uart_cfg ns = { .base = 0x1000, .fifo_depth = 16, .io_width = 1 };
-static const struct uart_cfg dw = { .base = 0x2000, .reg_shift = 2, .io_width = 4,
+const struct uart_cfg ns = { .base = 0x1000, .fifo_depth = 16, .io_width = 1 };
+const struct uart_cfg dw = { .base = 0x2000, .reg_shift = 2, .io_width = 4,
                                     .dw_apb = true, .fifo_depth = 16 };
 
 /* Exact time byte k of a burst started at 0 leaves the wire. */
@@ -216,10 +237,18 @@ int main(void)
     usr = wire_read(&dw, UART_DW_USR, 0);
     CHECK_EQ(usr & (UART_DW_USR_BUSY | UART_DW_USR_TFNF | UART_DW_USR_TFE), UART_DW_USR_BUSY);
 
-    /* The model's own cost is accounted. */
-    wire_model_stats(&st);
-    CHECK(st.calls > 0);
     CHECK_EQ(st.baud, BAUD);
     CHECK_EQ(st.fifo, DEPTH);
+
+    /* Line fault temt-stuck: THRE still rises, TEMT never (DW: BUSY stays). */
+    now_ns = 50000000000ULL;
+    CHECK_EQ(wire_model_fault(WIRE_FAULT_TEMT_STUCK), 0);
+    CHECK_EQ(lsr(&ns) & (UART_LSR_THRE | UART_LSR_TEMT), UART_LSR_THRE);
+    CHECK(wire_read(&dw, UART_DW_USR, 0) & UART_DW_USR_BUSY);
+    CHECK_EQ(wire_model_fault(WIRE_FAULT_NONE), 0);
+    CHECK_EQ(lsr(&ns) & UART_LSR_TEMT, UART_LSR_TEMT);
+
+    test_wire_seam();
+    check_failures += wire_seam_failures();
     return check_exit("wire_model");
 }

@@ -17,8 +17,8 @@ import re
 import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-QEMU_RUN = os.path.join(HERE, "..", "..", "scripts", "qemu-run")
+from qemu_boot import boot
+
 NM = "riscv64-unknown-elf-nm"
 TURNS = 1000000
 TIMERS = 50
@@ -70,12 +70,7 @@ def check(text, size, errors):
 def run(args, shift, size):
     """Boot at one shift; return (figures, errors)."""
     log = f"{args.log}-shift{shift}.log"
-    cmd = [sys.executable, QEMU_RUN, "--image-dir", args.image_dir, "--log", log,
-           "--icount-shift", str(shift), "--append", "selftest=acct",
-           "--timeout", str(args.timeout), "--quiet"]
-    status = subprocess.run(cmd, stdin=subprocess.DEVNULL).returncode
-    with open(log, "rb") as f:
-        text = f.read().decode("utf-8", "replace").replace("\r\n", "\n")
+    status, text = boot(args.image_dir, log, ["selftest=acct"], args.timeout, shift=shift)
     errors = [] if status == 0 else [f"exit status {status}"]
     if f"selftest=acct instret_shift={shift} instret_exact=1" not in text:
         errors.append(f"the kernel did not measure instret_shift={shift}")

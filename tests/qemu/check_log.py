@@ -3,13 +3,10 @@
 its exit status and serial log: every --expect regex must match some line,
 no --reject regex may match any line. Prints the log on failure."""
 import argparse
-import os
 import re
-import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-QEMU_RUN = os.path.join(HERE, "..", "..", "scripts", "qemu-run")
+from qemu_boot import boot, report
 
 
 def main():
@@ -25,17 +22,8 @@ def main():
     p.add_argument("--mode", default="icount")
     args = p.parse_args()
 
-    cmd = [sys.executable, QEMU_RUN, "--image-dir", args.image_dir, "--log", args.log,
-           "--mode", args.mode, "--timeout", str(args.timeout), "--quiet"]
-    for a in args.append:
-        cmd += ["--append", a]
-    status = subprocess.run(cmd, stdin=subprocess.DEVNULL).returncode
-    try:
-        with open(args.log, "rb") as f:
-            text = f.read().decode("utf-8", "replace")
-    except OSError:
-        text = ""
-    lines = text.replace("\r\n", "\n").split("\n")
+    status, text = boot(args.image_dir, args.log, args.append, args.timeout, args.mode)
+    lines = text.split("\n")
     errors = []
     if status != args.status:
         errors.append(f"exit status {status}, expected {args.status}")
@@ -46,14 +34,8 @@ def main():
         hits = [l for l in lines if re.search(rx, l)]
         if hits:
             errors.append(f"line matches rejected {rx!r}: {hits[0]!r}")
-    if errors:
-        print(text)
-        for e in errors:
-            print(f"FAIL: {e}")
-        return 1
-    print(f"ok: status {status}, {len(args.expect)} expected patterns, "
-          f"{len(args.reject)} rejected patterns")
-    return 0
+    return report(text, errors, f"status {status}, {len(args.expect)} expected patterns, "
+                                f"{len(args.reject)} rejected patterns")
 
 
 if __name__ == "__main__":

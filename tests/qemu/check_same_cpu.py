@@ -13,21 +13,9 @@ check that CPU work is counted in instructions everywhere:
 import argparse
 import os
 import re
-import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-QEMU_RUN = os.path.join(HERE, "..", "..", "scripts", "qemu-run")
-
-
-def boot(image_dir, shift, log, timeout):
-    """Run one image at one shift; return (status, text)."""
-    cmd = [sys.executable, QEMU_RUN, "--image-dir", image_dir, "--log", log,
-           "--icount-shift", str(shift), "--append", "sections=S06",
-           "--timeout", str(timeout), "--quiet"]
-    status = subprocess.run(cmd, stdin=subprocess.DEVNULL).returncode
-    with open(log, "rb") as f:
-        return status, f.read().decode("utf-8", "replace").replace("\r\n", "\n")
+from qemu_boot import boot
 
 
 def figures(text):
@@ -74,7 +62,7 @@ def main():
         name = os.path.basename(os.path.normpath(image))
         for shift in (int(s) for s in args.shifts.split(",")):
             log = os.path.join(args.log_dir, f"{name}-shift{shift}.log")
-            status, text = boot(image, shift, log, args.timeout)
+            status, text = boot(image, log, ["sections=S06"], args.timeout, shift=shift)
             got = check_one(name, shift, status, text, errors)
             if got:
                 seen[(name, shift)] = got

@@ -1,6 +1,7 @@
 /* Wire model: a modelled 8N1 line and TX FIFO in front of QEMU's UART.
  * Byte k (1-based) of a continuous burst that started at line_start
  * leaves the wire at line_start + ceil(k * 10 s / baud): exact, no drift. */
+#include <errno.h>
 #include "clock.h"
 #include "csr.h"
 #include "cpu_acct.h"
@@ -17,6 +18,7 @@ static bool dlab, ier_thri, thri_raised;
 static uint32_t ier_hw;                   /* IER as QEMU has it, THRI aside */
 static uint64_t line_start, line_bytes;   /* current burst */
 static struct timer thre_timer;
+static enum wire_fault fault;
 
 /* Any context: time byte k of the burst leaves the wire. */
 static uint64_t byte_done(uint64_t k)
@@ -69,6 +71,13 @@ void wire_model_init(const struct uart_cfg *c)
     thre_timer.sim = true;
 }
 
+/* Boot task (fault injection). */
+int wire_model_fault(enum wire_fault f)
+{
+    fault = f;
+    return 0;
+}
+
 /* Any task. */
 void wire_model_stats(struct wire_stats *out)
 {
@@ -86,15 +95,16 @@ uint32_t wire_read(const struct uart_cfg *c, enum uart_reg r, uint32_t v)
 {
     uint64_t out = outstanding(clock_now_ns());
     uint64_t level = out > 1 ? out - 1 : 0;
+    bool idle = out == 0 && fault != WIRE_FAULT_TEMT_STUCK;   /* shifter empty */
 
     if (r == UART_LSR) {
         v &= ~(uint32_t)(UART_LSR_THRE | UART_LSR_TEMT);
-        v |= (out <= 1 ? UART_LSR_THRE : 0) | (out == 0 ? UART_LSR_TEMT : 0);
+        v |= (out <= 1 ? UART_LSR_THRE : 0) | (idle ? UART_LSR_TEMT : 0);
     } else if (r == UART_IER && !dlab) {
         v = (v & ~(uint32_t)UART_IER_THRI) | (ier_thri ? UART_IER_THRI : 0);
     } else if (c->dw_apb && r == UART_DW_USR) {
         v &= ~(uint32_t)(UART_DW_USR_BUSY | UART_DW_USR_TFNF | UART_DW_USR_TFE);
-        v |= (out ? UART_DW_USR_BUSY : 0) | (level < st.fifo ? UART_DW_USR_TFNF : 0) |
+        v |= (idle ? 0 : UART_DW_USR_BUSY) | (level < st.fifo ? UART_DW_USR_TFNF : 0) |
              (level == 0 ? UART_DW_USR_TFE : 0);
     } else if (c->dw_apb && r == UART_DW_TFL) {
         v = (uint32_t)level;
@@ -184,6 +194,12 @@ bool wire_write(const struct uart_cfg *c, enum uart_reg r, uint32_t *v)
 void wire_model_init(const struct uart_cfg *c)
 {
     (void)c;
+}
+
+/* Boot task: no modelled line, no line fault. */
+int wire_model_fault(enum wire_fault f)
+{
+    return f == WIRE_FAULT_NONE ? 0 : -ENODEV;
 }
 
 /* Any task. */

@@ -1,0 +1,52 @@
+/* Host unit tests: cpu_acct_call over fake counters (fake_acct.h). */
+#include "csr.h"
+#include "fake_acct.h"
+
+struct cpu_acct cpu_acct_sim;
+struct cpu_acct_now cpu_acct_now;
+unsigned cpu_instret_shift;
+void (*fa_call_hook)(void);
+static struct fa_stats st;
+static unsigned depth;
+
+/* Any test, task context. */
+void fa_init(struct cpu_acct *task)
+{
+    st = (struct fa_stats){ 0 };
+    cpu_acct_sim = (struct cpu_acct){ 0 };
+    cpu_acct_now.owner = task;
+    cpu_acct_now.cycle = rdcycle();
+    cpu_acct_now.instret = rdinstret();
+}
+
+/* Fakes, any context. */
+void fa_work(uint64_t n)
+{
+    host_csr.instret += n << cpu_instret_shift;
+    host_csr.cycle += n << cpu_instret_shift;
+}
+
+const struct fa_stats *fa_stats(void) { return &st; }
+
+/* The register layer (uart_16550.h), any context: as the assembly one,
+ * fn(x, y, z) with interrupts masked and `to` owning the CPU; the caller
+ * gets the CPU back before interrupts are unmasked again. */
+uintptr_t cpu_acct_call(struct cpu_acct *to, cpu_acct_fn fn, uintptr_t x, uintptr_t y,
+                        uintptr_t z)
+{
+    unsigned long f = irq_save();
+    struct cpu_acct *caller = cpu_acct_switch(to);
+
+    st.calls++;
+    st.calls_sim += to == &cpu_acct_sim;
+    st.nested += depth != 0;
+    depth++;
+    fa_work(FA_CALL_INSNS);
+    if (fa_call_hook)
+        fa_call_hook();
+    uintptr_t r = fn(x, y, z);
+    depth--;
+    cpu_acct_switch(caller);
+    irq_restore(f);
+    return r;
+}

@@ -1,0 +1,54 @@
+"""What the QEMU checks share: booting an image through scripts/qemu-run
+and reading its serial log, and the host's own copies of facts the guest
+computes, so that a check never takes the guest's word for them: the
+payload pattern (include/pattern.h) and picolibc's errno numbers."""
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+QEMU_RUN = os.path.join(HERE, "..", "..", "scripts", "qemu-run")
+PICOLIBC_ERRNO_H = "/usr/lib/picolibc/riscv64-unknown-elf/include/sys/errno.h"
+PATTERN_FIRST, PATTERN_SPAN = 0x21, 94
+
+
+def boot(image_dir, log, append=(), timeout=60, mode="icount", shift=None):
+    """Boot with qemu-run (quiet, host timeout); return (exit status, log text)."""
+    cmd = [sys.executable, QEMU_RUN, "--image-dir", image_dir, "--log", log,
+           "--mode", mode, "--timeout", str(timeout), "--quiet"]
+    if shift is not None:
+        cmd += ["--icount-shift", str(shift)]
+    for a in append:
+        cmd += ["--append", a]
+    status = subprocess.run(cmd, stdin=subprocess.DEVNULL).returncode
+    try:
+        with open(log, "rb") as f:
+            text = f.read().decode("utf-8", "replace")
+    except OSError:
+        text = ""
+    return status, text.replace("\r\n", "\n")
+
+
+def pattern(n, seed, off=0):
+    """The bytes pattern_fill(buf, n, seed, off) writes (include/pattern.h)."""
+    return bytes(PATTERN_FIRST + ((k * 7 + k // PATTERN_SPAN + seed) % PATTERN_SPAN)
+                 for k in range(off, off + n))
+
+
+def picolibc_errno(path=PICOLIBC_ERRNO_H):
+    """errno names to numbers, from the picolibc header the image is built with."""
+    with open(path) as f:
+        return {m[1]: int(m[2]) for m in
+                re.finditer(r"^#define\s+(E[A-Z0-9]+)\s+(\d+)\b", f.read(), re.M)}
+
+
+def report(text, errors, ok):
+    """Print the log and the failures, or the ok line; the exit status."""
+    if errors:
+        print(text)
+        for e in errors:
+            print(f"FAIL: {e}")
+        return 1
+    print(f"ok: {ok}")
+    return 0
