@@ -3,11 +3,12 @@
  * interrupts and resets (user_acc + queued_at_reset == ring_pop_bytes +
  * staged_bytes, hw_send_bytes == ring_pop_bytes), and the RX budget
  * keeps an RX flood faster than any line from holding the CPU in the
- * interrupt while a drain waits (receive livelock). Uses the helpers of
- * test_uart_async_util.c. */
+ * interrupt while a drain waits (receive livelock), and charges its
+ * claims to the RX CPU account. Uses the helpers of test_uart_async_util.c. */
 #include <stdlib.h>
 
 #include "check.h"
+#include "cpu_acct.h"
 #include "fake_kernel.h"
 #include "fake_uart.h"
 #include "test_uart_async.h"
@@ -134,6 +135,31 @@ static void test_rx_flood(bool dw, unsigned depth)
         CHECK_EQ(got[i], (uint8_t)i);
 }
 
+/* 4. The RX CPU account: a claim that starts with an RX cause is the RX
+ * account's to its end (the owner the trap exit charges), a THRE claim
+ * stays the ISR account's. Here the trap entry's switch to the ISR
+ * account is done by hand. */
+static void test_rx_account(void)
+{
+    static uint8_t buf[64];
+
+    setup(false, 16);
+    cpu_acct_now.owner = &cpu_acct_isr;
+    fu_rx_inject('r', 0);
+    fk_take_irqs();
+    CHECK(cpu_acct_now.owner == &cpu_acct_rx);
+    CHECK_EQ(counters().rx_bytes, 1);
+    fill_random(buf, sizeof buf);
+    write_all(buf, sizeof buf);
+    fk_idle_until(fu_now() + 20 * char_ns());       /* a THRE claim or more */
+    cpu_acct_now.owner = &cpu_acct_isr;
+    fk_idle_until(fu_now() + 20 * char_ns());
+    CHECK(counters().tx_irqs > 0);
+    CHECK(cpu_acct_now.owner == &cpu_acct_isr);
+    drain_checked("rx-account");
+    check_output("rx-account");
+}
+
 int main(void)
 {
     static const unsigned depths[] = { 1, 16, 64 };
@@ -145,6 +171,7 @@ int main(void)
             test_rx_flood(dw, depths[d]);
         }
     test_reset_with_queue();
+    test_rx_account();
     CHECK_EQ(fu_errors(), 0);
     free(expect);
     check_failures += uart_async_util_failures();

@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """Boot an image that runs the whole benchmark suite and check its log:
 
-- every section of the suite is present and ends `status=PASS` (or
-  SKIPPED where allowed), no TIMEOUT, no panic, `Done. ... failed=0`,
+- every section of the suite is present and ends `status=PASS` with no
+  foreign RX traffic in its window (a quiet line: foreign_rx_bytes=0, and
+  on the async backend foreign_rx_irqs=0 and foreign_rx_instructions=0;
+  the console's are `na`), no TIMEOUT, no panic, `Done. ... failed=0`,
   exit status 0;
 - the fields each section must print are there;
 - every payload witness matches the bytes captured on the wire (length
-  and CRC-32), and every percentile recomputed from the raw samples agrees
-  with the printed one (the report tool's parser and recompute do both);
+  and CRC-32), cut byte for byte from the capture here (witness.py: S13's
+  payload holds CR LF pairs, which the report parser of this tree reads as
+  line ends), and every percentile recomputed from the raw samples agrees
+  with the printed one (the report tool's recompute);
 - with the wire model on: line rates and latencies obey the modelled line
   (see wire_checks).
 """
@@ -22,6 +26,8 @@ ROOT = os.path.join(HERE, "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "bench", "report"))
 from uartreport import parse, recompute  # noqa: E402
 
+from witness import crlf_tags, parser_flag_ok, raw_witnesses  # noqa: E402
+
 SECTIONS = ["S00", "S05", "S06", "S10", "S11", "S12", "S13", "S14", "S20", "S21",
             "S30", "S31", "S41", "S42", "S43", "S40"]
 # Fields each section must print (a record holding all of them must exist).
@@ -35,7 +41,8 @@ REQUIRED = {
              "slow_over_line_plus10ms", "max_line_ratio", "p99_p50_ratio", "max_p50_ratio"]],
     "S11": [["enqueue_ms", "final_drain_ms", "enqueue_kbps"]],
     "S12": [["batch", "drains", "line_rate_pct", "bytes_per_s"]],
-    "S13": [["fragments", "fragment_size", "total_size", "line_rate_pct"]],
+    "S13": [["fragments", "fragment_size", "total_size", "user_bytes", "wire_bytes_per_write",
+             "line_rate_pct"]],
     "S14": [["policy", "line_rate_pct", "bytes_per_s"]],
     "S20": [["n", "p50_ms", "p99_ms", "max_ms"], ["drain_calls", "drain_errors"]],
     "S21": [["n", "p50_ms", "p99_ms", "p99_p50_ratio"]],
@@ -67,6 +74,12 @@ def structural_checks(text, log, errors):
         if key not in log.manifest:
             errors.append(f"S00: manifest has no {key}=")
     statuses = dict(re.findall(r"^  section=(S\d\d) status=(\w+)", text, re.M))
+    quiet = "0" if log.manifest.get("backend") == "async" else "na"
+    for sid, line in re.findall(r"^  section=(S\d\d) (status=.*)$", text, re.M):
+        want = (r"status=\w+ (reason=\S+ )?elapsed_ms=\d+\.\d{3} foreign_rx_bytes=0 "
+                r"foreign_rx_irqs=%s foreign_rx_instructions=%s$" % (quiet, quiet))
+        if not re.match(want, line):
+            errors.append(f"{sid}: status line {line!r} is not a quiet line's ({want})")
     for sid in SECTIONS:
         if sid not in log.sections:
             errors.append(f"{sid}: section missing")
@@ -78,20 +91,52 @@ def structural_checks(text, log, errors):
                 errors.append(f"{sid}: no record with all of {fields}")
     if "PANIC" in text:
         errors.append("log contains PANIC")
-    if not re.search(r"^Done\. sections=16 passed=16 failed=0\r?$", text, re.M):
-        errors.append("no `Done. sections=16 passed=16 failed=0` line")
+    done = "Done. sections=16 passed=16 failed=0 invalid=0 skipped=0 timeout=0"
+    if not re.search(r"^%s\r?$" % re.escape(done), text, re.M):
+        errors.append(f"no `{done}` line")
 
 
-def integrity_checks(an, errors):
-    """Payload CRCs and recomputed percentiles."""
-    verdicts = [v for v in an.payloads]
+def integrity_checks(raw, an, errors):
+    """Payload CRCs (byte for byte from the capture) and recomputed
+    percentiles."""
+    verdicts = raw_witnesses(raw)
     if not verdicts:
         errors.append("no payload witness found")
     for tag, verdict, detail in verdicts:
         if verdict != "match":
             errors.append(f"payload {tag}: {verdict} ({detail})")
     for flag in an.flags:
+        if parser_flag_ok(flag, raw):
+            continue
         errors.append(f"recompute: {flag}")
+    if "s13-writev" not in crlf_tags(raw):
+        errors.append("S13's payload on the wire holds no CR LF: ONLCR was not exercised")
+
+
+def s13_checks(log, errors):
+    """S13 counts wire bytes: each '\\n' of the payload is "\\r\\n"."""
+    for r in rec(log, "S13", policy="writev-drain-each"):
+        user, wire = r.num("user_bytes"), r.num("wire_bytes_per_write")
+        size, iters, nbytes = r.num("total_size"), r.num("iters"), r.num("bytes")
+        if not wire > size or user != size * iters or nbytes != wire * iters:
+            errors.append(f"S13: user_bytes={user} bytes={nbytes} wire_bytes_per_write={wire} "
+                          f"total_size={size} iters={iters}: wire bytes not counted")
+
+
+def own_rx_checks(log, errors):
+    """S05's and S31's loopback RX is charged to the RX CPU account: each
+    RX interrupt whole (trap entry and exit, PLIC, handler: well over 100
+    instructions), not only the handler's switched parts."""
+    if log.manifest.get("backend") != "async":
+        return
+    for sid, tag in (("S05", "s05-rx-window"), ("S31", "s31-rx-window")):
+        for r in rec(log, sid):
+            if r.tag != tag:
+                continue
+            irqs, insns = r.num("own_rx_irqs"), r.num("own_rx_instructions")
+            if not irqs or insns < 100 * irqs:
+                errors.append(f"{sid}: own_rx_irqs={irqs} own_rx_instructions={insns}: the RX "
+                              "account does not hold the RX interrupts")
 
 
 def rec(log, sid, **match):
@@ -135,13 +180,15 @@ def main():
     an = recompute.analyze(log)
     errors = [] if status == 0 else [f"exit status {status}"]
     structural_checks(text, log, errors)
-    integrity_checks(an, errors)
+    integrity_checks(raw, an, errors)
+    s13_checks(log, errors)
+    own_rx_checks(log, errors)
     if log.manifest.get("wire_model", "off") != "off":
         wire_checks(log, errors)
     for e in errors:
         print(f"FAIL: {e}")
     if not errors:
-        print(f"ok: {len(log.sections)} sections PASS, {len(an.payloads)} payload CRCs match, "
+        print(f"ok: {len(log.sections)} sections PASS, {len(raw_witnesses(raw))} payload CRCs match, "
               f"percentiles agree with raw samples")
     return 1 if errors else 0
 
