@@ -8,7 +8,8 @@ set(UART_DRV ${SRC}/drivers/uart)
 set(UART_FAKES ${UART_TESTS_DIR}/fake_uart.c ${UART_TESTS_DIR}/fake_uart_fifo.c
                 ${UART_TESTS_DIR}/fake_uart_regs.c ${UART_TESTS_DIR}/fake_kernel.c
                 ${UART_TESTS_DIR}/fake_acct.c ${SRC}/kernel/sleep.c)
-set(UART_ASYNC_SRC ${UART_DRV}/async.c ${UART_DRV}/async_rx.c ${UART_DRV}/async_ctr.c)
+set(UART_ASYNC_SRC ${UART_DRV}/async.c ${UART_DRV}/async_tx.c ${UART_DRV}/async_rx.c
+    ${UART_DRV}/async_ctr.c)
 
 host_test(uart_regs ${UART_TESTS_DIR}/test_uart_regs.c
           ${UART_DRV}/ns16550.c ${UART_FAKES})

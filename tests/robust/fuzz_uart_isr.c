@@ -47,6 +47,7 @@
 /* The async backend's files with the small rings of fuzz_uart_isr.h. */
 #include "fuzz_uart_isr.h"
 #include "async.c"
+#include "async_tx.c"
 #include "async_rx.c"
 #include "async_ctr.c"
 
@@ -209,10 +210,10 @@ static void reset_backend(void)
     be_cfg = NULL;
     memset(&be_tx, 0, sizeof be_tx);
     memset(&rx, 0, sizeof rx);
-    tx_space_waiter = drain_waiter = rx_waiter = (struct waker){ 0 };
+    be_tx_space_waiter = be_drain_waiter = rx_waiter = (struct waker){ 0 };
     be_thre_on = false;
-    fifo_empty_seen = false;
-    fifo_empty_ns = 0;
+    be_fifo_empty_seen = false;
+    be_fifo_empty_ns = 0;
     be_ier = 0;
     be_char_ns = 0;
     be_ctr = (struct uart_counters){ 0 };
