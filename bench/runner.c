@@ -204,10 +204,11 @@ static void align_start(void)
     sleep_until((clock_now_ns() / NS_PER_MS + 1) * NS_PER_MS);
 }
 
-/* Section task: the boot argument write_fault=<Sxx>:<n>[:<errno>] makes
- * the (n+1)-th POSIX write of that section fail with errno (default EIO;
- * 0: the write returns 0, no progress), so tests can prove that a failed
- * write FAILs the section with its reason and the run goes on. */
+/* Main task, before section s: the boot argument
+ * write_fault=<Sxx>:<n>[:<errno>] makes the (n+1)-th POSIX write of that
+ * section fail with errno (default EIO; 0: the write returns 0, no
+ * progress), so tests can prove that a failed write FAILs the section
+ * with its reason and the run goes on. */
 static void maybe_write_fault(const struct bench_section *s)
 {
     char arg[24], *end;

@@ -6,11 +6,11 @@
  * Async backend: the driver's RX counters (bytes stored + dropped, RX
  * interrupts, since boot) and the RX CPU account, read at the window's
  * ends: exact, counted when the interrupt takes a byte from the FIFO.
- * A section's own loopback phases are left out: their declared bytes,
- * and all their interrupts and instructions (own and foreign ones cannot
+ * A section's own_phase loopback phases are left out: their declared bytes,
+ * and all their interrupts and instructions (own_phase and foreign ones cannot
  * be told apart there). Console backend (no RX interrupt, no counters):
  * the bytes found: drained by RX sections at their start and end, read
- * by them in place of their own, and drained by the runner at the end of
+ * by them in place of their own_phase, and drained by the runner at the end of
  * every window. */
 #include <stdio.h>
 #include "bench.h"
@@ -22,7 +22,7 @@
 
 struct rx_snap { uint64_t bytes, irqs, insns; };
 
-static struct rx_snap win0, own0, own;   /* own: phase irqs, insns; declared bytes */
+static struct rx_snap win0, own0, own_phase;   /* own_phase: irqs, insns; declared bytes */
 static uint64_t found, flushed;
 
 /* Section task or runner: RX totals since boot (zero on the console). */
@@ -52,16 +52,16 @@ static void foreign_now(struct bench_foreign *f)
     snap(&s);
     *f = (struct bench_foreign){ found, 0, 0, bench.async };
     if (bench.async)
-        *f = (struct bench_foreign){ rest(s.bytes, win0.bytes, own.bytes),
-                                     rest(s.irqs, win0.irqs, own.irqs),
-                                     rest(s.insns, win0.insns, own.insns), true };
+        *f = (struct bench_foreign){ rest(s.bytes, win0.bytes, own_phase.bytes),
+                                     rest(s.irqs, win0.irqs, own_phase.irqs),
+                                     rest(s.insns, win0.insns, own_phase.insns), true };
 }
 
 /* Runner, before a section. */
 void bench_rx_window_begin(void)
 {
     found = flushed = 0;
-    own = (struct rx_snap){ 0 };
+    own_phase = (struct rx_snap){ 0 };
     snap(&win0);
 }
 
@@ -109,9 +109,9 @@ void bench_rx_own_end(uint64_t own_bytes)
     struct rx_snap s;
 
     snap(&s);
-    own.bytes += own_bytes;
-    own.irqs += s.irqs - own0.irqs;
-    own.insns += s.insns - own0.insns;
+    own_phase.bytes += own_bytes;
+    own_phase.irqs += s.irqs - own0.irqs;
+    own_phase.insns += s.insns - own0.insns;
 }
 
 /* Section task. */
@@ -121,9 +121,9 @@ void bench_rx_mark(const char *tag)
 
     foreign_now(&f);
     printf("  diag=%s rx_flushed=%llu foreign_rx_bytes=%llu figures=%s own_rx_bytes=%llu", tag,
-           U(flushed), U(f.bytes), f.bytes ? "invalid" : "valid", U(own.bytes));
+           U(flushed), U(f.bytes), f.bytes ? "invalid" : "valid", U(own_phase.bytes));
     if (bench.async)
-        printf(" own_rx_irqs=%llu own_rx_instructions=%llu\n", U(own.irqs), U(own.insns));
+        printf(" own_rx_irqs=%llu own_rx_instructions=%llu\n", U(own_phase.irqs), U(own_phase.insns));
     else
         printf(" own_rx_irqs=na own_rx_instructions=na\n");
 }

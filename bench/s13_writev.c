@@ -11,7 +11,7 @@
 
 #define S13_SEED      13
 #define S13_FRAGMENTS 4
-#define S13_FRAGMENT  64
+#define S13_FRAGMENT  ((size_t)64)
 #define S13_SIZE      (S13_FRAGMENTS * S13_FRAGMENT)
 #define S13_NL_AT     31U   /* a '\n' in the middle of each fragment ... */
 #define S13_NL_END    (S13_FRAGMENT - 1U)   /* ... and at the end of the first */
@@ -55,7 +55,7 @@ static void writev_loop(struct tx_run *r, const struct iovec *iov)
             break;
         }
         r->tx.written += (uint64_t)n;
-        if (n < S13_SIZE) {
+        if ((size_t)n < S13_SIZE) {
             r->tx.short_writes++;
             if (bench_write_full(user + n, S13_SIZE - (size_t)n, &r->tx))
                 break;
@@ -86,7 +86,7 @@ enum bench_status s13_writev(void)
     int onlcr_errno = onlcr_rc ? errno : 0;
     for (int i = 0; i < S13_FRAGMENTS; i++)
         iov[i] = (struct iovec){ user + (size_t)i * S13_FRAGMENT, S13_FRAGMENT };
-    r = (struct tx_run){ .size = S13_SIZE, .iters = bench.iters };
+    r = (struct tx_run){ .size = (unsigned)S13_SIZE, .iters = bench.iters };
     bench_payload_begin("s13-writev");
     writev_loop(&r, iov);
     uint64_t full = r.tx.written / S13_SIZE, part = r.tx.written % S13_SIZE;
@@ -95,10 +95,10 @@ enum bench_status s13_writev(void)
     bench_payload_end("s13-writev", r.bytes, r.crc);
     tcsetattr(bench.fd, TCSANOW, &saved);
     printf("  s13-onlcr tcsetattr_rc=%d oflag=0x%lx\n", onlcr_rc, (unsigned long)t.c_oflag);
-    snprintf(extra, sizeof extra, "fragments=%d fragment_size=%d total_size=%d user_bytes=%llu "
-             "newlines_per_write=%u wire_bytes_per_write=%u ", S13_FRAGMENTS, S13_FRAGMENT,
-             S13_SIZE, (unsigned long long)r.tx.written, (unsigned)(wire_len - S13_SIZE),
-             (unsigned)wire_len);
+    snprintf(extra, sizeof extra, "fragments=%d fragment_size=%u total_size=%u user_bytes=%llu "
+             "newlines_per_write=%u wire_bytes_per_write=%u ", S13_FRAGMENTS,
+             (unsigned)S13_FRAGMENT, (unsigned)S13_SIZE, (unsigned long long)r.tx.written,
+             (unsigned)(wire_len - S13_SIZE), (unsigned)wire_len);
     tx_print_policy("writev-drain-each", &r, extra);
     if (onlcr_rc)
         return bench_fail("tcsetattr-errno-%d", onlcr_errno);

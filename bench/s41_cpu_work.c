@@ -32,10 +32,10 @@ struct s41_snap {
 struct s41_round {
     struct s41_snap a, b;
     uint64_t completed;
-    uint32_t writes;
-    int reset_rc, drain_rc;
     struct bench_tx tx;
     struct bench_drain drain;
+    uint32_t writes;
+    int reset_rc, drain_rc;
 };
 
 /* s41_cpu_work, before and after a round: everything the round needs. */

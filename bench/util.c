@@ -26,8 +26,8 @@ uint64_t bench_line_ns(uint64_t bytes)
 /* Section task. */
 enum bench_status bench_fail(const char *fmt, ...)
 {
-    va_list ap;
     if (!bench.reason[0]) {
+        va_list ap;
         va_start(ap, fmt);
         vsnprintf(bench.reason, sizeof bench.reason, fmt, ap);
         va_end(ap);
