@@ -1,11 +1,14 @@
 /* Section runner: the table of sections, each run in its own task under a
- * deadline derived from its line time, one status line per section, and
- * the closing summary. A section that overruns is marked TIMEOUT: if it
- * is blocked it is killed; if it spins, the watchdog interrupt redirects
- * it to task_exit(). The run goes on either way. */
+ * deadline derived from its line time, one status line per section (with
+ * the foreign RX traffic of its window), and the closing summary. A
+ * section that overruns is marked TIMEOUT: if it is blocked it is killed;
+ * if it spins, the watchdog interrupt redirects it to task_exit(). The
+ * run goes on either way. A section whose result depends on RX is
+ * INVALID when foreign bytes arrived in its window. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "bench.h"
 #include "board_info.h"
@@ -21,31 +24,33 @@
 #define DEADLINE_SLACK_MS   5000ULL
 #define NS_PER_MS           1000000ULL
 
-/* Section table: order, wire bytes at full scale, non-wire time. */
+/* Section table: order, wire bytes at full scale, non-wire time, whether
+ * the result depends on received bytes. */
 static const struct bench_section sections[] = {
-    { "S00", "Benchmark Manifest", s00_manifest, 0, 0 },
-    { "S05", "Ring Buffer and Driver Internals at Boot", s05_internals, 4096, 2000 },
-    { "S06", "Kernel Primitives", s06_kernel, 0, 2000 },
-    { "S10", "TX Throughput Baseline (write + tcdrain each iteration)", s10_throughput, 134400, 0 },
-    { "S11", "TX Enqueue Cost (write loop, final drain outside timing)", s11_enqueue, 134400, 0 },
-    { "S12", "TX Batch Drain (write N iterations, then tcdrain)", s12_batch, 134400, 0 },
-    { "S13", "TX writev Fragments (fragment aggregation witness)", s13_writev, 25600, 0 },
-    { "S14", "TX Small Packet Break-even (64/128/256 drain-each)", s14_break_even, 44800, 0 },
-    { "S20", "TX Latency (single byte + tcdrain)", s20_latency, 100, 0 },
-    { "S21", "TX Latency FIFO Boundary Matrix", s21_fifo_matrix, 24200, 0 },
-    { "S30", "RX Empty Non-blocking Read (FIONBIO)", s30_nonblock, 0, 0 },
-    { "S31", "RX Fixed Payload Witness", s31_rx_fixed, 4096, 0 },
-    { "S41", "TX CPU Work (instret: write start -> final TEMT drain, 5 rounds)", s41_cpu_work, 672000, 0 },
-    { "S42", "TX Compute Overlap (64B x 100, fixed window, 5 sample rounds)", s42_overlap, 38400, 7000 },
-    { "S43", "Timer Wakeup Overshoot (5 idle groups + 5 loaded groups)", s43_timer, 20480, 3000 },
-    { "S40", "TX Counter Proxy Summary", s40_counters, 0, 0 },
+    { "S00", "Benchmark Manifest", s00_manifest, 0, 0, false },
+    { "S05", "Ring Buffer and Driver Internals at Boot", s05_internals, 4096, 2000, true },
+    { "S06", "Kernel Primitives", s06_kernel, 0, 2000, false },
+    { "S10", "TX Throughput Baseline (write + tcdrain each iteration)", s10_throughput, 134400, 0, false },
+    { "S11", "TX Enqueue Cost (write loop, final drain outside timing)", s11_enqueue, 134400, 0, false },
+    { "S12", "TX Batch Drain (write N iterations, then tcdrain)", s12_batch, 134400, 0, false },
+    { "S13", "TX writev Fragments (fragment aggregation witness)", s13_writev, 26100, 0, false },
+    { "S14", "TX Small Packet Break-even (64/128/256 drain-each)", s14_break_even, 44800, 0, false },
+    { "S20", "TX Latency (single byte + tcdrain)", s20_latency, 100, 0, false },
+    { "S21", "TX Latency FIFO Boundary Matrix", s21_fifo_matrix, 24200, 0, false },
+    { "S30", "RX Empty Non-blocking Read (FIONBIO)", s30_nonblock, 0, 0, true },
+    { "S31", "RX Fixed Payload Witness", s31_rx_fixed, 4096, 0, true },
+    { "S41", "TX CPU Work (instret: write start -> final TEMT drain, 5 rounds)", s41_cpu_work, 672000, 0, false },
+    { "S42", "TX Compute Overlap (64B x 100, fixed window, 5 sample rounds)", s42_overlap, 38400, 7000, false },
+    { "S43", "Timer Wakeup Overshoot (5 idle groups + 5 loaded groups)", s43_timer, 20480, 3000, false },
+    { "S40", "TX Counter Proxy Summary", s40_counters, 0, 0, false },
 };
 #define NSECTIONS (sizeof sections / sizeof sections[0])
 
 static const char *const status_names[] = {
-    [BENCH_PASS] = "PASS", [BENCH_FAIL] = "FAIL",
-    [BENCH_TIMEOUT] = "TIMEOUT", [BENCH_SKIPPED] = "SKIPPED",
+    [BENCH_PASS] = "PASS", [BENCH_FAIL] = "FAIL", [BENCH_TIMEOUT] = "TIMEOUT",
+    [BENCH_SKIPPED] = "SKIPPED", [BENCH_INVALID] = "INVALID",
 };
+#define NSTATUS (sizeof status_names / sizeof status_names[0])
 
 struct section_run {
     const struct bench_section *s;
@@ -199,15 +204,70 @@ static void align_start(void)
     sleep_until((clock_now_ns() / NS_PER_MS + 1) * NS_PER_MS);
 }
 
+/* Main task, before section s: the boot argument
+ * write_fault=<Sxx>:<n>[:<errno>] makes the (n+1)-th POSIX write of that
+ * section fail with errno (default EIO; 0: the write returns 0, no
+ * progress), so tests can prove that a failed write FAILs the section
+ * with its reason and the run goes on. */
+static void maybe_write_fault(const struct bench_section *s)
+{
+    char arg[24], *end;
+    size_t n = strlen(s->id);
+    if (!bootarg("write_fault", arg, sizeof arg) || strncmp(arg, s->id, n) != 0 ||
+        arg[n] != ':')
+        return;
+    long after = strtol(arg + n + 1, &end, 10), err = EIO;
+    if (*end == ':')
+        err = strtol(end + 1, &end, 10);
+    if (*end || after < 0 || err < 0)
+        panic("bad boot argument write_fault=%s: expected <Sxx>:<n>[:<errno>]", arg);
+    printf("  write_fault=%s\n", arg);
+    posix_io_fault_write((int)after, (int)err);
+}
+
+/* Main task: a section whose window saw foreign RX bytes reports INVALID
+ * instead of PASS (its figures were taken on a noisy line), and so does a
+ * section that depends on RX instead of FAIL (the bytes it compared were
+ * not only its own). A TX section's FAIL stays a FAIL: noise must not make
+ * one fail (the RX budget sees to it), so one that does is a fault; a
+ * TIMEOUT stays a TIMEOUT. */
+static enum bench_status final_status(const struct bench_section *s, enum bench_status st,
+                                      const struct bench_foreign *f)
+{
+    if (f->bytes && (st == BENCH_PASS || (s->rx && st == BENCH_FAIL)))
+        return BENCH_INVALID;
+    return st;
+}
+
+/* Main task: `  section=Sxx status= [reason=] elapsed_ms= foreign_rx_*=`. */
+static void print_status(const struct bench_section *s, enum bench_status st, uint64_t dt,
+                         const struct bench_foreign *f)
+{
+    const char *reason = st == BENCH_FAIL      ? (bench.reason[0] ? bench.reason : "unspecified")
+                         : st == BENCH_TIMEOUT ? "deadline"
+                         : st == BENCH_INVALID ? "foreign-rx"
+                                               : 0;
+    printf("  section=%s status=%s%s%s elapsed_ms=%llu.%03llu foreign_rx_bytes=%llu", s->id,
+           status_names[st], reason ? " reason=" : "", reason ? reason : "",
+           (unsigned long long)(dt / NS_PER_MS), (unsigned long long)(dt / 1000 % 1000),
+           (unsigned long long)f->bytes);
+    if (f->irqs_known)
+        printf(" foreign_rx_irqs=%llu foreign_rx_instructions=%llu\n\n",
+               (unsigned long long)f->irqs, (unsigned long long)f->insns);
+    else
+        printf(" foreign_rx_irqs=na foreign_rx_instructions=na\n\n");
+}
+
 /* Boot task. */
 int bench_run_all(void)
 {
-    unsigned passed = 0, failed = 0, run = 0;
+    unsigned count[NSTATUS] = { 0 }, run = 0;
 
     bench_env_init();
     align_start();
     for (unsigned i = 0; i < NSECTIONS; i++) {
         const struct bench_section *s = &sections[i];
+        struct bench_foreign f;
         if (!(bench.selected >> i & 1))
             continue;
         run++;
@@ -218,16 +278,21 @@ int bench_run_all(void)
         printf("  diag=%s pre_section_stdout_drain_ms=%llu drain_errors=%d last_errno=%d\n",
                s->id, (unsigned long long)((clock_now_ns() - d0) / NS_PER_MS), drc ? 1 : 0,
                drc ? errno : 0);
+        maybe_write_fault(s);
+        bench.reason[0] = 0;
+        bench_rx_window_begin();
         uint64_t t0 = clock_now_ns();
         enum bench_status st = run_section(i);
         uint64_t dt = clock_now_ns() - t0;
-        printf("  section=%s status=%s elapsed_ms=%llu.%03llu\n\n", s->id, status_names[st],
-               (unsigned long long)(dt / NS_PER_MS), (unsigned long long)(dt / 1000 % 1000));
-        if (st == BENCH_FAIL || st == BENCH_TIMEOUT)
-            failed++;
-        else
-            passed++;
+        posix_io_fault_write(-1, 0);
+        bench_rx_window_end(&f);
+        st = final_status(s, st, &f);
+        print_status(s, st, dt, &f);
+        count[st]++;
     }
-    printf("Done. sections=%u passed=%u failed=%u\n", run, passed, failed);
+    unsigned failed = count[BENCH_FAIL] + count[BENCH_TIMEOUT];
+    printf("Done. sections=%u passed=%u failed=%u invalid=%u skipped=%u timeout=%u\n", run,
+           count[BENCH_PASS], failed, count[BENCH_INVALID], count[BENCH_SKIPPED],
+           count[BENCH_TIMEOUT]);
     return (int)failed;
 }

@@ -1,6 +1,7 @@
 /* S05: driver internals at boot, no line involved: TX ring write and RX
  * ring read throughput next to memcpy of the same bytes in the same run,
  * and RX latency (write one byte, read it back) through the loopback. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "clock.h"
@@ -66,13 +67,10 @@ enum bench_status s05_internals(void)
      * was printed must have left before it is switched on. */
     console_flush();
     tcdrain(bench.fd);
-    int nb = 1;
-    ioctl(bench.fd, FIONBIO, &nb);
-    while (read(bench.fd, &in, 1) > 0)               /* bytes from before */
-        ;
-    nb = 0;
-    ioctl(bench.fd, FIONBIO, &nb);
+    bench_rx_flush();                                /* bytes from before */
+    bench_rx_own_begin();
     int rc = ioctl(bench.fd, UART_IOC_LOOPBACK, &on);
+    int lb_errno = rc ? errno : 0;
     for (int i = 0; rc == 0 && i < S05_RX_N; i++) {
         uint64_t t0 = clock_now_ns();
         write(bench.fd, &b, 1);
@@ -82,9 +80,14 @@ enum bench_status s05_internals(void)
     }
     tcdrain(bench.fd);
     ioctl(bench.fd, UART_IOC_LOOPBACK, &off);
+    bench_rx_own_end(rc == 0 ? S05_RX_N : 0);
+    bench_rx_flush();          /* own bytes a foreign one displaced (console) */
     printf("  s05-rx-latency mode=loopback-mcr rx_line_model=none loopback_rc=%d ok=%d\n", rc, n);
     bench_print_dist("s05-rx-latency", "ns", lat, S05_RX_N);
+    bench_rx_mark("s05-rx-window");
     printf("  s05-driver backend=%s char_ns=%llu test_ring=%u\n", uart_be_name,
            (unsigned long long)bench.char_ns, S05_RING);
-    return rc == 0 && n == S05_RX_N ? BENCH_PASS : BENCH_FAIL;
+    if (rc)
+        return bench_fail("loopback-errno-%d", lb_errno);
+    return n == S05_RX_N ? BENCH_PASS : bench_fail("rx-mismatch");
 }

@@ -19,7 +19,7 @@ static enum bench_status drain_each(const char *prefix, const unsigned *sizes, u
         tx_run_loop(&r, tag, sizes[i], 1, seed);
         tx_print_policy("drain-each", &r, "");
         bench_print_latency(tag, r.samples, r.iters, bench_line_ns(sizes[i]));
-        if (r.drain.errors)
+        if (bench_tx_status(&r.tx, &r.drain) != BENCH_PASS)
             st = BENCH_FAIL;
     }
     return st;

@@ -15,12 +15,13 @@ void bench_print_counter_fields(const struct uart_counters *c)
     printf(" user_calls=%llu user_req=%llu user_acc=%llu ring_pop_calls=%llu ring_pop_bytes=%llu "
            "hw_send_calls=%llu hw_send_bytes=%llu hw_send_zero=%llu hw_send_max_chunk=%llu "
            "no_progress_budget=%llu slow_poll_exh=%llu yield_exh=%llu ring_empty=%llu "
-           "copier_active=%llu staged_bytes=%llu transmitter_empty=%llu tx_irqs=%llu\n",
+           "copier_active=%llu staged_bytes=%llu transmitter_empty=%llu tx_irqs=%llu "
+           "queued_at_reset=%llu\n",
            U(c->user_calls), U(c->user_req), U(c->user_acc), U(c->ring_pop_calls),
            U(c->ring_pop_bytes), U(c->hw_send_calls), U(c->hw_send_bytes), U(c->hw_send_zero),
            U(c->hw_send_max_chunk), U(c->no_progress_budget), U(c->slow_poll_exh),
            U(c->yield_exh), U(c->ring_empty), U(c->copier_active), U(c->staged_bytes),
-           U(c->transmitter_empty), U(c->tx_irqs));
+           U(c->transmitter_empty), U(c->tx_irqs), U(c->queued_at_reset));
 }
 
 /* Section task. */
@@ -36,8 +37,9 @@ enum bench_status s40_counters(void)
            uart_be_name);
     if (rc == 0) {
         char bpi[24];
-        printf("  counter=user-push user_calls=%llu user_req=%llu user_acc=%llu\n",
-               U(c.user_calls), U(c.user_req), U(c.user_acc));
+        printf("  counter=user-push user_calls=%llu user_req=%llu user_acc=%llu "
+               "queued_at_reset=%llu\n", U(c.user_calls), U(c.user_req), U(c.user_acc),
+               U(c.queued_at_reset));
         printf("  counter=ring-pop ring_pop_calls=%llu ring_pop_bytes=%llu\n",
                U(c.ring_pop_calls), U(c.ring_pop_bytes));
         printf("  counter=hw-send hw_send_calls=%llu hw_send_bytes=%llu hw_send_zero=%llu "
@@ -46,15 +48,17 @@ enum bench_status s40_counters(void)
         printf("  counter=no-progress no_progress_budget=%llu slow_poll_exh=%llu yield_exh=%llu\n",
                U(c.no_progress_budget), U(c.slow_poll_exh), U(c.yield_exh));
         printf("  counter=drain-state ring_empty=%llu copier_active=%llu staged_bytes=%llu "
-               "transmitter_empty=%llu\n", U(c.ring_empty), U(c.copier_active),
-               U(c.staged_bytes), U(c.transmitter_empty));
+               "transmitter_empty=%llu queued_at_reset=%llu\n", U(c.ring_empty),
+               U(c.copier_active), U(c.staged_bytes), U(c.transmitter_empty),
+               U(c.queued_at_reset));
         printf("  counter=irq tx_irqs=%llu rx_irqs=%llu spurious_irqs=%llu busy_detect=%llu "
                "bytes_per_tx_irq=%s\n", U(c.tx_irqs), U(c.rx_irqs), U(c.spurious_irqs),
                U(c.busy_detect),
                bench_milli(bpi, sizeof bpi, c.tx_irqs ? c.hw_send_bytes * 1000 / c.tx_irqs : 0));
         printf("  counter=rx rx_bytes=%llu rx_dropped=%llu rx_overruns=%llu rx_framing=%llu "
-               "rx_parity=%llu rx_breaks=%llu\n", U(c.rx_bytes), U(c.rx_dropped),
-               U(c.rx_overruns), U(c.rx_framing), U(c.rx_parity), U(c.rx_breaks));
+               "rx_parity=%llu rx_breaks=%llu rx_deferred=%llu\n", U(c.rx_bytes),
+               U(c.rx_dropped), U(c.rx_overruns), U(c.rx_framing), U(c.rx_parity),
+               U(c.rx_breaks), U(c.rx_deferred));
         printf("  counter=drain drain_calls=%llu drain_timer_waits=%llu drain_timeouts=%llu "
                "writer_blocks=%llu\n", U(c.drain_calls), U(c.drain_timer_waits),
                U(c.drain_timeouts), U(c.writer_blocks));
@@ -68,6 +72,6 @@ enum bench_status s40_counters(void)
            U(w.thre_irqs), U(w.calls), U(w.instret), U(w.cycles));
     /* Counters are part of the async design; ENOTTY is the console's answer. */
     if (bench.async)
-        return rc == 0 ? BENCH_PASS : BENCH_FAIL;
-    return rc != 0 && err == ENOTTY ? BENCH_PASS : BENCH_FAIL;
+        return rc == 0 ? BENCH_PASS : bench_fail("counters-errno-%d", err);
+    return rc != 0 && err == ENOTTY ? BENCH_PASS : bench_fail("counters-not-enotty");
 }

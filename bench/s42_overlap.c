@@ -9,11 +9,11 @@
 #include "bench.h"
 #include "clock.h"
 #include "cpu_acct.h"
-#include "crc32.h"
 #include "kernel.h"
 #include "posix_io.h"
 #include "scheduler.h"
 #include "stats.h"
+#include "tx_common.h"
 
 #define S42_SEED        42
 #define S42_PAYLOAD     64U
@@ -30,7 +30,7 @@ struct s42_work {
 
 struct s42_round {
     uint64_t completed, write_ns, drain_ns, total_ns, iters, cycles, idle_cycles;
-    int write_rc;
+    struct bench_tx tx;
     struct bench_drain drain;
 };
 
@@ -96,11 +96,8 @@ static void run_round(struct s42_round *r, uint64_t window, const uint8_t *p, ui
     cpu_acct_read(&a);
     uint64_t c0 = rdcycle(), t0 = clock_now_ns();
     start_compute(t0 + window);
-    for (unsigned i = 0; i < bench.iters && !r->write_rc; i++) {
-        r->write_rc = bench_write_full(p, S42_PAYLOAD, 0);
-        if (!r->write_rc)
-            r->completed += S42_PAYLOAD;
-    }
+    for (unsigned i = 0; i < bench.iters && !bench_write_full(p, S42_PAYLOAD, &r->tx); i++)
+        r->completed += S42_PAYLOAD;
     uint64_t t1 = clock_now_ns();
     bench_drain(&r->drain);
     uint64_t t2 = clock_now_ns();
@@ -113,8 +110,7 @@ static void run_round(struct s42_round *r, uint64_t window, const uint8_t *p, ui
     r->iters = work.iters;
     r->cycles = c1 - c0;
     r->idle_cycles = b.idle.cycles - a.idle.cycles;
-    for (uint64_t k = 0; k < r->completed / S42_PAYLOAD; k++)
-        *crc = crc32_update(*crc, p, S42_PAYLOAD);
+    *crc = tx_crc_repeat(*crc, p, S42_PAYLOAD, r->tx.written);
 }
 
 /* Section task: `diag=<tag>` line of one round; true if it completed. */
@@ -122,7 +118,7 @@ static bool print_round(const char *tag, unsigned round, const struct s42_round 
                         uint64_t idle_iters, uint64_t line_ns)
 {
     uint64_t expected = (uint64_t)S42_PAYLOAD * bench.iters;
-    bool byte_ok = r->completed == expected && !r->write_rc, drain_ok = !r->drain.errors;
+    bool byte_ok = r->completed == expected && !r->tx.err, drain_ok = !r->drain.errors;
     uint64_t busy = r->cycles > r->idle_cycles ? r->cycles - r->idle_cycles : 0;
     char wr[24], fd[24], tot[24], ratio[24], eff[24], util[24];
 
@@ -136,7 +132,7 @@ static bool print_round(const char *tag, unsigned round, const struct s42_round 
            bench_milli(tot, sizeof tot, r->total_ns / 1000),
            bench_milli(ratio, sizeof ratio, line_ns ? r->total_ns * 1000 / line_ns : 0),
            div4(eff, sizeof eff, r->iters, idle_iters), (unsigned long)r->drain.errors,
-           bench_milli(util, sizeof util, r->cycles ? busy * 100000 / r->cycles : 0), r->write_rc,
+           bench_milli(util, sizeof util, r->cycles ? busy * 100000 / r->cycles : 0), r->tx.err,
            U(r->total_ns ? r->iters * 1000000 / r->total_ns : 0));
     return byte_ok && drain_ok;
 }
@@ -169,12 +165,14 @@ enum bench_status s42_overlap(void)
         run_round(&r[k], window, p, &crc);
     uint64_t bytes = 0;
     for (unsigned k = 0; k <= rounds; k++)
-        bytes += r[k].completed;
+        bytes += r[k].tx.written;
     bench_payload_end("s42-overlap", bytes, crc);
     print_round("s42-warmup", 0, &r[0], idle_iters, window);
     for (unsigned k = 1; k <= rounds; k++) {
-        if (!print_round("s42-sample", k, &r[k], idle_iters, window))
+        if (!print_round("s42-sample", k, &r[k], idle_iters, window)) {
+            bench_tx_status(&r[k].tx, &r[k].drain);
             continue;
+        }
         it[valid] = r[k].iters;
         tot[valid] = r[k].total_ns;
         eff[valid] = idle_iters ? r[k].iters * 10000 / idle_iters : 0;
@@ -185,5 +183,7 @@ enum bench_status s42_overlap(void)
            "median_total_duration_ms=%s median_overlap_efficiency=%llu.%04llu "
            "median_rule=mean-of-middle-pair\n", valid, U(mi), bench_milli(a, sizeof a, mt / 1000),
            U(me / 10000), U(me % 10000));
-    return valid == bench.rounds && idle_iters ? BENCH_PASS : BENCH_FAIL;
+    if (!idle_iters)
+        return bench_fail("no-idle-work");
+    return valid == bench.rounds ? BENCH_PASS : bench_fail("round-invalid");
 }

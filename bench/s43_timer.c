@@ -137,7 +137,7 @@ static bool loaded_group(unsigned g, unsigned want)
     const uint8_t *p = bench_payload(S43_BURST, S43_SEED);
     uint64_t *out = loaded.v + loaded.n;
     struct bench_drain d = { 0 };
-    uint32_t shorts = 0;
+    struct bench_tx tx = { 0 };
     char tag[24], sd[24], dm[24];
 
     snprintf(tag, sizeof tag, "s43-loaded-%u", g);
@@ -147,20 +147,22 @@ static bool loaded_group(unsigned g, unsigned want)
     bench_payload_begin(tag);
     start_sampler(out, want);
     uint64_t t0 = clock_now_ns();
-    int wrc = bench_write_full(p, S43_BURST, &shorts);
+    int wrc = bench_write_full(p, S43_BURST, &tx);
     uint64_t t1 = clock_now_ns();
     bench_drain(&d);
     uint64_t t2 = clock_now_ns();
     wait_sampler();
-    unsigned written = wrc ? 0 : S43_BURST;
+    unsigned written = (unsigned)tx.written;
     bench_payload_end(tag, written, crc32_update(0, p, written));
-    bool ok = smp.valid == want && written == S43_BURST && !d.errors;
+    bool ok = smp.valid == want && !wrc && !d.errors;
+    if (!ok && bench_tx_status(&tx, &d) == BENCH_PASS)
+        bench_fail("samples-invalid");
     printf("  diag=s43-loaded-group group=%u status=%s reset_rc=%d burst_written=%u expected=%u "
            "write_dur_ns=%llu short_writes=%lu collected=%u errors=%u valid=%u "
            "sample_duration_ms=%s drain_ms=%s drain_errors=%lu first_run_delay_ns=%llu "
            "rx_bytes_at_reset=%llu rx_dropped_at_reset=%llu rx_breaks_at_reset=%llu "
            "rx_overruns_at_reset=%llu", g,
-           ok ? "PASS" : "FAIL", reset_rc, written, S43_BURST, U(t1 - t0), (unsigned long)shorts,
+           ok ? "PASS" : "FAIL", reset_rc, written, S43_BURST, U(t1 - t0), (unsigned long)tx.short_writes,
            smp.collected, smp.errors, smp.valid,
            bench_milli(sd, sizeof sd, (smp.last_ns - smp.base_ns) / 1000),
            bench_milli(dm, sizeof dm, (t2 - t1) / 1000), (unsigned long)d.errors,
@@ -223,6 +225,8 @@ enum bench_status s43_timer(void)
            U(S43_INTERVAL_NS / 1000));
     for (unsigned g = 1; g <= groups; g++) {
         bool gok = idle_group(g, want);
+        if (!gok)
+            bench_fail("samples-invalid");
         idle.valid_groups += gok;
         ok = ok && gok;
     }
@@ -238,5 +242,5 @@ enum bench_status s43_timer(void)
     print_aggregate(&idle);
     print_series(&idle);
     print_series(&loaded);
-    return ok ? BENCH_PASS : BENCH_FAIL;
+    return ok ? BENCH_PASS : bench_fail("section-limits");
 }

@@ -16,18 +16,29 @@ void tx_run_loop(struct tx_run *r, const char *tag, unsigned size, unsigned drai
     uint64_t start = clock_now_ns();
     for (unsigned i = 0; i < r->iters; i++) {
         uint64_t t0 = clock_now_ns();
-        bench_write_full(p, size, &r->short_writes);
-        if (drain_every && (i + 1) % drain_every == 0)
+        int bad = bench_write_full(p, size, &r->tx);
+        if (!bad && drain_every && (i + 1) % drain_every == 0)
             bench_drain(&r->drain);
         r->samples[i] = clock_now_ns() - t0;
+        if (bad) {
+            r->iters = i + 1;
+            break;
+        }
     }
-    if (!drain_every || r->iters % drain_every)
+    if (r->tx.err || !drain_every || r->iters % drain_every)
         bench_drain(&r->drain);
     r->elapsed_ns = clock_now_ns() - start;
-    for (unsigned i = 0; i < r->iters; i++)      /* outside the timed loop */
-        r->crc = crc32_update(r->crc, p, size);
-    r->bytes = (uint64_t)size * r->iters;
+    r->bytes = r->tx.written;
+    r->crc = tx_crc_repeat(r->crc, p, size, r->bytes);   /* outside the timed loop */
     bench_payload_end(tag, r->bytes, r->crc);
+}
+
+/* Section task. */
+uint32_t tx_crc_repeat(uint32_t crc, const uint8_t *p, size_t n, uint64_t bytes)
+{
+    for (; bytes >= n; bytes -= n)
+        crc = crc32_update(crc, p, n);
+    return crc32_update(crc, p, (size_t)bytes);
 }
 
 /* Section task. */
@@ -43,13 +54,14 @@ void tx_print_policy(const char *policy, const struct tx_run *r, const char *ext
 
     printf("  policy=%s size=%u %siters=%u bytes=%llu short_writes=%lu drain_calls=%lu "
            "drain_errors=%lu last_drain_errno=%d elapsed_ms=%s line_time_ms=%s kbps=%s "
-           "line_rate_pct=%s bytes_per_s=%llu elapsed_ns=%llu line_time_ns=%llu\n",
+           "line_rate_pct=%s bytes_per_s=%llu elapsed_ns=%llu line_time_ns=%llu write_errno=%d\n",
            policy, r->size, extra, r->iters, (unsigned long long)r->bytes,
-           (unsigned long)r->short_writes, (unsigned long)r->drain.calls,
+           (unsigned long)r->tx.short_writes, (unsigned long)r->drain.calls,
            (unsigned long)r->drain.errors, r->drain.last_errno,
            bench_milli(el, sizeof el, r->elapsed_ns / 1000), bench_milli(lt, sizeof lt, line / 1000),
            bench_milli(kb, sizeof kb, bps), bench_milli(pct, sizeof pct, pct_milli),
-           (unsigned long long)bps, (unsigned long long)r->elapsed_ns, (unsigned long long)line);
+           (unsigned long long)bps, (unsigned long long)r->elapsed_ns, (unsigned long long)line,
+           r->tx.err);
 }
 
 /* Section task. */

@@ -9,15 +9,17 @@
 
 struct tx_run {
     unsigned size, iters;
-    uint64_t bytes, elapsed_ns;
-    uint32_t short_writes, crc;
+    uint64_t bytes, elapsed_ns;       /* bytes: user bytes written */
+    uint32_t crc;
+    struct bench_tx tx;
     struct bench_drain drain;
     uint64_t samples[TX_ITERS_MAX];   /* ns per iteration */
 };
 
 /* Section task: iters x (write size bytes [+ tcdrain every drain_every
  * writes, 0: never]) with a final drain; samples the ns of each
- * write(+drain) step; payload witness under tag. */
+ * write(+drain) step; payload witness under tag. A failed write ends the
+ * loop (r->iters: the iterations begun). */
 void tx_run_loop(struct tx_run *r, const char *tag, unsigned size, unsigned drain_every,
                  uint32_t seed);
 /* Section task: `policy=<policy> size= iters= bytes= ... line_rate_pct=
@@ -25,5 +27,8 @@ void tx_run_loop(struct tx_run *r, const char *tag, unsigned size, unsigned drai
 void tx_print_policy(const char *policy, const struct tx_run *r, const char *extra);
 /* Section task: `diag=<tag> drain_calls= drain_errors= last_drain_errno=`. */
 void tx_print_drain(const char *tag, const struct tx_run *r);
+/* Section task: CRC-32 continued over `bytes` bytes of n-byte pattern p
+ * repeated (what a loop of writes of p put on the wire). */
+uint32_t tx_crc_repeat(uint32_t crc, const uint8_t *p, size_t n, uint64_t bytes);
 
 #endif

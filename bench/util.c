@@ -1,6 +1,7 @@
 /* Shared helpers of the sections: full writes, drains, payloads and
  * their witnesses, raw sample lines and the original's summary lines. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include "bench.h"
 #include "kernel.h"
@@ -23,19 +24,47 @@ uint64_t bench_line_ns(uint64_t bytes)
 }
 
 /* Section task. */
-int bench_write_full(const void *buf, size_t n, uint32_t *short_writes)
+enum bench_status bench_fail(const char *fmt, ...)
+{
+    if (!bench.reason[0]) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(bench.reason, sizeof bench.reason, fmt, ap);
+        va_end(ap);
+    }
+    return BENCH_FAIL;
+}
+
+/* Section task. */
+int bench_write_full(const void *buf, size_t n, struct bench_tx *t)
 {
     const uint8_t *p = buf;
     while (n) {
         ssize_t k = write(bench.fd, p, n);
-        if (k < 0)
-            return -errno;
-        if ((size_t)k < n && short_writes)
-            (*short_writes)++;
+        if (k <= 0) {
+            if (!t->err)
+                t->err = k < 0 ? errno : BENCH_NO_PROGRESS;
+            return -1;
+        }
+        if ((size_t)k < n)
+            t->short_writes++;
+        t->written += (size_t)k;
         p += k;
         n -= (size_t)k;
     }
     return 0;
+}
+
+/* Section task. */
+enum bench_status bench_tx_status(const struct bench_tx *t, const struct bench_drain *d)
+{
+    if (t && t->err == BENCH_NO_PROGRESS)
+        return bench_fail("write-no-progress");
+    if (t && t->err)
+        return bench_fail("write-errno-%d", t->err);
+    if (d && d->errors)
+        return bench_fail("drain-errno-%d", d->last_errno);
+    return BENCH_PASS;
 }
 
 /* Section task. */

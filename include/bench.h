@@ -9,7 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum bench_status { BENCH_PASS, BENCH_FAIL, BENCH_TIMEOUT, BENCH_SKIPPED };
+/* INVALID: the section's result depends on what the UART receives, and
+ * foreign bytes arrived in its window (a noisy line, not a fault). */
+enum bench_status { BENCH_PASS, BENCH_FAIL, BENCH_TIMEOUT, BENCH_SKIPPED, BENCH_INVALID };
 
 struct bench_section {
     const char *id;                 /* "S10" */
@@ -17,6 +19,7 @@ struct bench_section {
     enum bench_status (*run)(void);
     uint32_t wire_bytes;            /* bytes sent at full scale (deadline) */
     uint32_t extra_ms;              /* time that is not line time (deadline) */
+    bool rx;                        /* result depends on received bytes */
 };
 
 /* What every section needs to know about the run (filled by the runner). */
@@ -31,6 +34,7 @@ struct bench_env {
     bool quick;
     bool async;               /* backend has TX counters and a queue */
     uint32_t selected;        /* bit i: section i of the table runs */
+    char reason[32];          /* the running section's FAIL reason ("" none) */
 };
 
 extern struct bench_env bench;
@@ -44,11 +48,26 @@ const struct bench_section *bench_sections(unsigned *n);
 
 /* Section task: line time of n bytes in ns. */
 uint64_t bench_line_ns(uint64_t bytes);
-/* Section task: write all n bytes (retrying short writes, counted). */
-int bench_write_full(const void *buf, size_t n, uint32_t *short_writes);
+/* Section task: the running section fails for reason (a token such as
+ * `write-errno-5`, printf format; the first reason given wins). Returns
+ * BENCH_FAIL. */
+enum bench_status bench_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* What a section's writes did: bytes accepted, retried short writes (legal
+ * POSIX behaviour, counted, not an error), the first error: 0, the errno
+ * of a write that failed, or BENCH_NO_PROGRESS (a write that took nothing). */
+#define BENCH_NO_PROGRESS (-1)
+struct bench_tx { uint64_t written; uint32_t short_writes; int err; };
+/* Section task: write all n bytes, retrying short writes; stops at the
+ * first error, which it records in t (if none was recorded before).
+ * Returns 0 when all n went, else -1. */
+int bench_write_full(const void *buf, size_t n, struct bench_tx *t);
 /* Section task: tcdrain, counting calls and errors. */
 struct bench_drain { uint32_t calls, errors; int last_errno; };
 int bench_drain(struct bench_drain *d);
+/* Section task: PASS, or FAIL with the reason of the first write error
+ * (write-errno-N, write-no-progress) or drain error (drain-errno-N). */
+enum bench_status bench_tx_status(const struct bench_tx *t, const struct bench_drain *d);
 /* Section task: payload witness: begin marker line; end marker with the
  * byte count and CRC-32 of what was written in between. */
 void bench_payload_begin(const char *tag);
@@ -68,6 +87,29 @@ void bench_print_latency(const char *tag, uint64_t *v, size_t n, uint64_t line_n
 /* Section task: the TX counters as ` name=value` tokens and a newline. */
 struct uart_counters;
 void bench_print_counter_fields(const struct uart_counters *c);
+/* Foreign RX traffic in a section's window (bench/rx_window.c): bytes
+ * the UART received that the section did not send itself, and, on the
+ * async backend, the RX interrupts and the instructions of the RX CPU
+ * account (the console has neither: irqs_known is false). */
+struct bench_foreign { uint64_t bytes, irqs, insns; bool irqs_known; };
+/* Runner: open the window before a section, close it after it (the
+ * console's RX is drained and counted here). */
+void bench_rx_window_begin(void);
+void bench_rx_window_end(struct bench_foreign *f);
+/* Section task (RX sections): discard what was received before; returns
+ * the bytes discarded (the console counts them as foreign). */
+uint64_t bench_rx_flush(void);
+/* Section task: n bytes read that were not the section's own. */
+void bench_rx_found(uint64_t n);
+/* Section task: a phase of the section's own RX traffic (loopback) of
+ * own_bytes bytes; its interrupts and instructions are not foreign. */
+void bench_rx_own_begin(void);
+void bench_rx_own_end(uint64_t own_bytes);
+/* Section task: `  diag=<tag> rx_flushed= foreign_rx_bytes= figures=
+ * own_rx_bytes= own_rx_irqs= own_rx_instructions=` for the window so far
+ * (figures=invalid when foreign bytes came; own_*: the loopback phases). */
+void bench_rx_mark(const char *tag);
+
 /* Section task: `x.yyy` of a milli-unit value into buf. */
 const char *bench_milli(char *buf, size_t n, uint64_t milli);
 

@@ -1,7 +1,9 @@
 /* CPU accounting: cycles and retired instructions charged to the running
- * task, to interrupt handlers, to idle (the scheduler's wfi) or to
- * simulation (the wire model on QEMU boards: work a real board's hardware
- * does), so any window can be split into busy, idle and simulated time.
+ * task, to interrupt handlers, to the receive path (the UART's RX
+ * interrupts: work the line's input causes, whoever sent it), to idle
+ * (the scheduler's wfi) or to simulation (the wire model on QEMU boards:
+ * work a real board's hardware does), so any window can be split into
+ * busy, idle and simulated time.
  * Exactly one account owns the CPU at a time; a switch charges the time
  * since the last switch. */
 #ifndef CPU_ACCT_H
@@ -37,12 +39,13 @@
 
 struct cpu_totals {
     struct cpu_acct tasks;   /* every task together */
-    struct cpu_acct isr;     /* interrupt handlers */
+    struct cpu_acct isr;     /* interrupt handlers, the RX path aside */
+    struct cpu_acct rx;      /* the receive path (uart_backend.h says what) */
     struct cpu_acct idle;    /* wfi in the scheduler */
     struct cpu_acct sim;     /* the wire model (zero when it is off) */
 };
 
-extern struct cpu_acct cpu_acct_isr, cpu_acct_idle, cpu_acct_sim;
+extern struct cpu_acct cpu_acct_isr, cpu_acct_idle, cpu_acct_sim, cpu_acct_rx;
 
 /* The current owner and the counter values at its last switch (one
  * object, so the switch addresses it once), and the HEAD/TAIL corrections
@@ -93,7 +96,8 @@ void cpu_acct_early_init(void);
  * of an instruction (panics when the icount_shift boot argument is bad or
  * disagrees), scale the corrections, start charging the running task. */
 void cpu_acct_init(void);
-/* Any task: totals since boot, up to now. */
+/* Any task: totals since boot, up to now (tasks: everything that was not
+ * ISR, RX, idle or simulation). */
 void cpu_acct_read(struct cpu_totals *out);
 
 /* Trap dispatch, interrupts masked: as cpu_acct_switch, at counter
@@ -132,9 +136,11 @@ typedef uintptr_t (*cpu_acct_fn)(uintptr_t x, uintptr_t y, uintptr_t z);
 uintptr_t cpu_acct_call(struct cpu_acct *to, cpu_acct_fn fn, uintptr_t x, uintptr_t y,
                         uintptr_t z);
 
-/* Interrupt handler, interrupts masked, no switch since its entry: the
- * interrupt is simulation; its time from its first instruction to its
- * xret goes to `to` instead of the interrupt account. */
+/* Interrupt handler, interrupts masked, no switch since its entry (or,
+ * in a PLIC claim after the trap's first, since plic_isr's switch to the
+ * ISR account before it): the interrupt (or that claim) is `to`'s work,
+ * e.g. simulation; its time from its first instruction to its xret (or
+ * the next switch) goes to `to` instead of the interrupt account. */
 static inline void cpu_acct_retag(struct cpu_acct *to)
 {
     cpu_acct_now.owner = to;

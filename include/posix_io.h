@@ -169,11 +169,18 @@ int POSIX_NAME(clock_nanosleep)(clockid_t clock_id, int flags,
 void posix_io_init(void);
 /* Any task: copy of the statistics. */
 void posix_io_get_stats(struct posix_io_stats *out);
+/* Any task, a test hook (fault injection): after `after` more write or
+ * writev calls that reach the device, the next one fails with errno err
+ * (err 0: it returns 0, taking nothing), once; after < 0 disarms it.
+ * posix_io_init disarms it. */
+void posix_io_fault_write(int after, int err);
 
 /* Internal to src/io (posix.c <-> posix_tty.c), not for callers. */
 bool posix_fd_valid(int fd);
 void posix_fd_set_nonblock(int fd, bool on);
 void posix_files_init(void);
 bool posix_tty_onlcr(void);
+extern int posix_fault_after;    /* >= 0: the write fault is armed */
+bool posix_fault_write_due(int *err);
 
 #endif

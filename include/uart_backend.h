@@ -22,7 +22,7 @@ struct uart_counters {
     uint64_t user_req;          /* bytes requested by them */
     uint64_t user_acc;          /* bytes accepted */
     uint64_t ring_pop_calls;    /* TX ring reads by the refill path */
-    uint64_t ring_pop_bytes;
+    uint64_t ring_pop_bytes;    /* (= hw_send_bytes: the refills' bytes) */
     uint64_t hw_send_calls;     /* FIFO refills */
     uint64_t hw_send_bytes;     /* bytes stored into THR */
     uint64_t hw_send_zero;      /* refills that found no FIFO room */
@@ -48,6 +48,9 @@ struct uart_counters {
     uint64_t drain_calls;
     uint64_t drain_timer_waits; /* timer sleeps for the last stop bit */
     uint64_t drain_timeouts;
+    uint64_t queued_at_reset;   /* bytes in the TX ring at the last reset */
+    uint64_t rx_deferred;       /* RX claims that masked RX to a resume timer
+                                   (budget spent, or a timer interrupt waiting) */
 };
 
 #include "uart_16550.h"
@@ -68,7 +71,9 @@ int uart_be_drain(void);
 size_t uart_be_rx_available(void);
 size_t uart_be_tx_pending(void);
 /* Task: snapshot the counters / reset the TX ones (RX counters count
- * since boot); -ENOTTY on the console backend. */
+ * since boot); -ENOTTY on the console backend. Both with interrupts
+ * masked; at every snapshot user_acc + queued_at_reset == ring_pop_bytes
+ * + staged_bytes exactly (async.c). */
 int uart_be_counters(struct uart_counters *out);
 int uart_be_counters_reset(void);
 /* Task: UART internal loopback (MCR.LOOP) on or off, for RX tests. */

@@ -224,6 +224,9 @@ static ssize_t out_raw(const struct iovec *iov, int cnt, bool nonblock)
 static ssize_t out(const struct posix_file *f, const struct iovec *iov, int cnt)
 {
     bool nonblock = f->flags & O_NONBLOCK;
+    int err;
+    if (posix_fault_after >= 0 && posix_fault_write_due(&err))
+        return err ? fail(err) : 0;
     ssize_t r = posix_tty_onlcr() ? out_onlcr(iov, cnt, nonblock)
                 : cnt == 1        ? be_put(iov->iov_base, iov->iov_len, nonblock)
                                   : out_raw(iov, cnt, nonblock);

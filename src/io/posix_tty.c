@@ -12,6 +12,8 @@
 
 static tcflag_t tty_oflag;        /* c_oflag of the device, 0 at boot */
 static struct posix_io_stats stats;
+int posix_fault_after = -1;       /* write calls left before the injected failure */
+static int fault_err;
 
 /* Any task: set errno, return -1. */
 static int fail(int err)
@@ -26,6 +28,25 @@ void posix_io_init(void)
     posix_files_init();
     tty_oflag = 0;
     memset(&stats, 0, sizeof stats);
+    posix_fault_after = -1;
+}
+
+/* Any task (test hook): arm or (after < 0) disarm the write fault. */
+void posix_io_fault_write(int after, int err)
+{
+    posix_fault_after = after;
+    fault_err = err;
+}
+
+/* Any task (write, writev, after their argument checks, when armed):
+ * whether this call is the one the fault fails; *err its errno (0: no
+ * progress). */
+bool posix_fault_write_due(int *err)
+{
+    if (posix_fault_after-- > 0)
+        return false;
+    *err = fault_err;
+    return true;
 }
 
 /* Any task: copy of the statistics. */

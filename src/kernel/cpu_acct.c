@@ -10,7 +10,7 @@
 #define UNIT_TRIES       3
 #define HZ_WINDOW_NS     10000000ULL   /* rdcycle window on real hardware */
 
-struct cpu_acct cpu_acct_isr, cpu_acct_idle, cpu_acct_sim;
+struct cpu_acct cpu_acct_isr, cpu_acct_idle, cpu_acct_sim, cpu_acct_rx;
 struct cpu_acct_now cpu_acct_now;
 unsigned cpu_instret_shift;
 bool cpu_instret_exact;
@@ -73,13 +73,14 @@ void cpu_acct_init(void)
     instret_scale_init();
     for (unsigned k = 0; k < CPU_ACCT_FIXES; k++)
         cpu_acct_now.fix[k] = fix[k] << cpu_instret_shift;
-    cpu_acct_isr = cpu_acct_idle = cpu_acct_sim = (struct cpu_acct){ 0 };   /* no early boot */
+    cpu_acct_isr = cpu_acct_idle = cpu_acct_sim = cpu_acct_rx = (struct cpu_acct){ 0 };
+    /* (no early boot in any of them) */
     cpu_acct_now.owner = &sched_current()->acct;
     boot_cycle = cpu_acct_now.cycle = rdcycle();
     boot_instret = cpu_acct_now.instret = rdinstret();
 }
 
-/* Any task: tasks = everything since boot that was not ISR, idle or
+/* Any task: tasks = everything since boot that was not ISR, RX, idle or
  * simulation. */
 void cpu_acct_read(struct cpu_totals *out)
 {
@@ -88,10 +89,11 @@ void cpu_acct_read(struct cpu_totals *out)
     out->isr = cpu_acct_isr;
     out->idle = cpu_acct_idle;
     out->sim = cpu_acct_sim;
+    out->rx = cpu_acct_rx;
     out->tasks.cycles = cpu_acct_now.cycle - boot_cycle - out->isr.cycles -
-                        out->idle.cycles - out->sim.cycles;
+                        out->idle.cycles - out->sim.cycles - out->rx.cycles;
     out->tasks.instret = cpu_acct_now.instret - boot_instret - out->isr.instret -
-                         out->idle.instret - out->sim.instret;
+                         out->idle.instret - out->sim.instret - out->rx.instret;
     irq_restore(f);
 }
 

@@ -1,10 +1,14 @@
-/* Host unit tests: cpu_acct_call over fake counters (fake_acct.h). */
+/* Host unit tests: the CPU accounting objects the drivers charge
+ * (cpu_acct.h) and cpu_acct_call over fake counters (fake_acct.h). The
+ * counters are host_csr's (csr.h), which the tests leave at 0, set
+ * themselves or advance with fa_work(). */
 #include "csr.h"
 #include "fake_acct.h"
 
-struct cpu_acct cpu_acct_sim;
-struct cpu_acct_now cpu_acct_now;
+struct cpu_acct cpu_acct_isr, cpu_acct_idle, cpu_acct_sim, cpu_acct_rx;
+struct cpu_acct_now cpu_acct_now = { .owner = &cpu_acct_isr };
 unsigned cpu_instret_shift;
+bool cpu_instret_exact;
 void (*fa_call_hook)(void);
 static struct fa_stats st;
 static unsigned depth;

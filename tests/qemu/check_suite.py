@@ -7,6 +7,9 @@ figure, TX counter and physical bound; see `bench/report/report --help`).
 What is specific to this QEMU run stays here:
 
 - exit status 0, no panic, every section of the suite `status=PASS`;
+- S13's payload on the wire holds CR LF (ONLCR exercised) and S13 counts
+  wire bytes; on the async backend S05's and S31's loopback RX is charged
+  to the RX CPU account;
 - with the wire model on, the modelled line's physics that the checker
   does not hold every log to (see wire_checks): drain-each at 1024 B comes
   within 0.5 % of the line, and the async backend's enqueue returns long
@@ -44,6 +47,35 @@ def run_checks(status, raw, log, errors):
             errors.append(f"{sid}: status {rec.get('status') if rec else None}")
 
 
+def s13_checks(log, errors):
+    """S13 sends '\n' through ONLCR: its payload on the wire holds CR LF,
+    and it counts wire bytes (each '\n' is "\r\n")."""
+    if not any(p.tag == "s13-writev" and p.data and b"\r\n" in p.data for p in log.payloads):
+        errors.append("S13's payload on the wire holds no CR LF: ONLCR was not exercised")
+    for r in rec(log, "S13", policy="writev-drain-each"):
+        user, wire = r.num("user_bytes"), r.num("wire_bytes_per_write")
+        size, iters, nbytes = r.num("total_size"), r.num("iters"), r.num("bytes")
+        if not wire > size or user != size * iters or nbytes != wire * iters:
+            errors.append(f"S13: user_bytes={user} bytes={nbytes} wire_bytes_per_write={wire} "
+                          f"total_size={size} iters={iters}: wire bytes not counted")
+
+
+def own_rx_checks(log, errors):
+    """S05's and S31's loopback RX is charged to the RX CPU account: each
+    RX interrupt whole (trap entry and exit, PLIC, handler: well over 100
+    instructions), not only the handler's switched parts."""
+    if log.manifest.get("backend") != "async":
+        return
+    for sid, tag in (("S05", "s05-rx-window"), ("S31", "s31-rx-window")):
+        for r in rec(log, sid):
+            if r.tag != tag:
+                continue
+            irqs, insns = r.num("own_rx_irqs"), r.num("own_rx_instructions")
+            if not irqs or insns < 100 * irqs:
+                errors.append(f"{sid}: own_rx_irqs={irqs} own_rx_instructions={insns}: the RX "
+                              "account does not hold the RX interrupts")
+
+
 def rec(log, sid, **match):
     """Records of section sid whose fields equal match."""
     return log.sections[sid].find(**match) if sid in log.sections else []
@@ -76,6 +108,8 @@ def main():
     run_checks(status, raw, log, errors)
     result = check.check_log(log)
     errors += [f"check: {f.section} {f.key}: {f.what}" for f in result.findings]
+    s13_checks(log, errors)
+    own_rx_checks(log, errors)
     if log.manifest.get("wire_model", "off") != "off":
         wire_checks(log, errors)
     for e in errors:

@@ -96,11 +96,13 @@ fuzz_target(fuzz_posix RUNS 200000 SOURCES ${FUZZ_SRC_DIR}/fuzz_posix.c
   ${PROJECT_SOURCE_DIR}/src/io/posix_time.c)
 
 # Async backend's interrupt handler on fuzzer-chosen register values
-# (fuzz_uart_isr.c includes src/drivers/uart/async.c to reset its state
-# between inputs and to see its shadow registers; the input decoder and
-# fake kernel, and the fake UART, are files of their own).
+# (fuzz_uart_isr.c includes src/drivers/uart/async*.c to reset their
+# state between inputs and to see the shadow registers; the input decoder
+# and fake kernel, and the fake UART, are files of their own; the CPU
+# accounts are tests/host's).
 fuzz_target(fuzz_uart_isr RUNS 200000 SOURCES ${FUZZ_SRC_DIR}/fuzz_uart_isr.c
   ${FUZZ_SRC_DIR}/fuzz_uart_isr_kernel.c ${FUZZ_SRC_DIR}/fuzz_uart_isr_mmio.c
+  ${PROJECT_SOURCE_DIR}/tests/host/fake_acct.c
   ${PROJECT_SOURCE_DIR}/src/drivers/uart/ns16550.c ${PROJECT_SOURCE_DIR}/src/lib/ring.c)
 
 # Report tool (Python): parse_bytes and analyze on random bytes and on

@@ -44,16 +44,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* async.c with the small rings of fuzz_uart_isr.h. */
+/* The async backend's files with the small rings of fuzz_uart_isr.h. */
 #include "fuzz_uart_isr.h"
 #include "async.c"
+#include "async_tx.c"
+#include "async_rx.c"
+#include "async_ctr.c"
 
 unsigned op_no;
 const char *op_name = "";
 
 const unsigned async_isr_max_rounds = UART_ISR_MAX_ROUNDS;
 
-bool async_thre_on(void) { return thre_on; }
+bool async_thre_on(void) { return be_thre_on; }
 
 /* ---- checks ---------------------------------------------------------------- */
 
@@ -62,16 +65,16 @@ static void check_state(void)
 {
     if (!(host_csr.xstatus & XSTATUS_XIE))
         FAIL("interrupts left masked");
-    if (f.ier_written != (int)ier)
-        FAIL("IER shadow %#x, last IER write %#x", ier, f.ier_written);
-    if (!!(ier & UART_IER_THRI) != thre_on)
-        FAIL("IER.THRI %u but thre_on %u", !!(ier & UART_IER_THRI), thre_on);
-    if (ring_used(&tx) > UART_TX_RING_SIZE || ring_used(&rx) > UART_RX_RING_SIZE)
-        FAIL("ring overfull: tx %u rx %u", ring_used(&tx), ring_used(&rx));
-    if (f.accepted_total != f.thr_total + ring_used(&tx))
+    if (f.ier_written != (int)be_ier)
+        FAIL("IER shadow %#x, last IER write %#x", be_ier, f.ier_written);
+    if (!!(be_ier & UART_IER_THRI) != be_thre_on)
+        FAIL("IER.THRI %u but be_thre_on %u", !!(be_ier & UART_IER_THRI), be_thre_on);
+    if (ring_used(&be_tx) > UART_TX_RING_SIZE || ring_used(&rx) > UART_RX_RING_SIZE)
+        FAIL("ring overfull: tx %u rx %u", ring_used(&be_tx), ring_used(&rx));
+    if (f.accepted_total != f.thr_total + ring_used(&be_tx))
         FAIL("accepted %llu bytes, sent %llu (%llu flushed), %u in the ring",
              (unsigned long long)f.accepted_total, (unsigned long long)f.thr_total,
-             (unsigned long long)f.flushed_total, ring_used(&tx));
+             (unsigned long long)f.flushed_total, ring_used(&be_tx));
     if (ring_used(&rx) != rx_q_n)
         FAIL("RX ring holds %u bytes, the model %zu", ring_used(&rx), rx_q_n);
     if (f.credit < 0)
@@ -88,7 +91,7 @@ static void op_write(void)
     uint8_t *buf = malloc(n ? n : 1);
     for (size_t i = 0; i < n; i++)
         buf[i] = pattern++;
-    uint32_t room = ring_free(&tx);
+    uint32_t room = ring_free(&be_tx);
     size_t want = n < room ? n : room;
     if (tx_log_n + want > LOG_MAX)
         FAIL("TX log full");
@@ -131,8 +134,8 @@ static void op_counters(void)
     if (rc != 0)
         FAIL("uart_be_counters failed");
     check_counters(&c);
-    if (c.staged_bytes != ring_used(&tx) || c.ring_empty != (ring_used(&tx) == 0) ||
-        c.copier_active != thre_on)
+    if (c.staged_bytes != ring_used(&be_tx) || c.ring_empty != (ring_used(&be_tx) == 0) ||
+        c.copier_active != be_thre_on)
         FAIL("snapshot fields disagree with the backend state");
 }
 
@@ -161,9 +164,9 @@ static void op_tx_pending(void)
     size_t hw = 0;
     if (!(lsr & UART_LSR_TEMT))
         hw = f.cfg.dw_apb ? f.task_tfl + 1U : (lsr & UART_LSR_THRE) ? 1U : f.cfg.fifo_depth;
-    if (p != ring_used(&tx) + hw)
+    if (p != ring_used(&be_tx) + hw)
         FAIL("tx_pending %zu, expected ring %u + hardware %zu (LSR %#x TFL %u)", p,
-             ring_used(&tx), hw, lsr, f.task_tfl);
+             ring_used(&be_tx), hw, lsr, f.task_tfl);
 }
 
 static void op_drain(void)
@@ -172,8 +175,8 @@ static void op_drain(void)
     int rc = uart_be_drain();
     if (rc != 0 && rc != -ETIMEDOUT)
         FAIL("uart_be_drain = %d", rc);
-    if (rc == 0 && ring_used(&tx) != 0)
-        FAIL("drain returned 0 with %u bytes in the ring", ring_used(&tx));
+    if (rc == 0 && ring_used(&be_tx) != 0)
+        FAIL("drain returned 0 with %u bytes in the ring", ring_used(&be_tx));
 }
 
 static void op_loopback(void)
@@ -194,26 +197,27 @@ static void op_flush(void)
     f.flushing = true;
     uart_be_flush_polled();
     f.flushing = false;
-    if (ring_used(&tx) != 0)
-        FAIL("flush left %u bytes in the ring", ring_used(&tx));
+    if (ring_used(&be_tx) != 0)
+        FAIL("flush left %u bytes in the ring", ring_used(&be_tx));
 }
 
 /* ---- setup ------------------------------------------------------------------ */
 
 static void reset_backend(void)
 {
-    /* async.c's statics, as at boot (those only blocking calls change,
+    /* the backend's state, as at boot (those only blocking calls change,
      * such as the writer's wanted space, are never touched here). */
-    cfg = NULL;
-    memset(&tx, 0, sizeof tx);
+    be_cfg = NULL;
+    memset(&be_tx, 0, sizeof be_tx);
     memset(&rx, 0, sizeof rx);
-    tx_space_waiter = drain_waiter = rx_waiter = (struct waker){ 0 };
-    thre_on = false;
-    fifo_empty_seen = false;
-    fifo_empty_ns = 0;
-    ier = 0;
-    char_ns = 0;
-    ctr = (struct uart_counters){ 0 };
+    be_tx_space_waiter = be_drain_waiter = rx_waiter = (struct waker){ 0 };
+    be_thre_on = false;
+    be_fifo_empty_seen = false;
+    be_fifo_empty_ns = 0;
+    be_ier = 0;
+    be_char_ns = 0;
+    be_ctr = (struct uart_counters){ 0 };
+    armed_timer = 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -95,6 +95,29 @@ void sleep_until(uint64_t deadline_ns)
         now_ns = deadline_ns;
 }
 
+/* The one timer the backend arms (the RX resume timer): it fires at an
+ * interrupt the input chooses, before the UART's handler runs. */
+struct timer *armed_timer;
+
+int timer_arm(struct timer *t, uint64_t deadline_ns, struct waker w)
+{
+    if (!t)
+        return -EINVAL;
+    t->waker = w;
+    t->fired = false;
+    t->entry.deadline = deadline_ns;
+    armed_timer = t;
+    return 0;
+}
+
+bool timer_cancel(struct timer *t)
+{
+    bool was = t && armed_timer == t;
+    if (was)
+        armed_timer = 0;
+    return was;
+}
+
 /* The interrupt: the handler with interrupts masked, as on the hart. */
 void run_isr(void)
 {
@@ -102,6 +125,15 @@ void run_isr(void)
         return;
     unsigned long saved = host_csr.xstatus;
     host_csr.xstatus &= ~(unsigned long)XSTATUS_XIE;
+    if (armed_timer && (take8() & 1)) {
+        struct timer *t = armed_timer;
+        armed_timer = 0;
+        t->fired = true;
+        in_isr = true;
+        if (t->fire)
+            t->fire(t);
+        in_isr = false;
+    }
     bool flushing = f.flushing;      /* an interrupt at the flush's irq_restore */
     f.flushing = false;
     in_isr = true;

@@ -12,16 +12,17 @@ set(ROBUST_OUT ${CMAKE_CURRENT_BINARY_DIR})
 # takes ~13-17 s and keeps QEMU's main loop busy on a core, so the runs
 # are serial: guest timing stays as in a quiet run.
 #
-# Allowed failures, each checked for its reason by rx_flood.py: S05's
-# and S31's loopback reads return foreign bytes already in the RX ring or
-# FIFO (and QEMU keeps feeding the external line during MCR loopback);
-# S30 may read a byte that arrived between its drain and its EAGAIN probe.
+# S05, S30 and S31 depend on RX: with foreign bytes in their window they
+# report INVALID reason=foreign-rx (S05's and S31's loopback reads return
+# foreign bytes, QEMU feeding the external line during MCR loopback; S30
+# reads a byte that arrived after its flush), checked by rx_flood.py;
+# every other section must PASS.
 function(robust_rx_flood image)
   add_test(NAME robust.rx-flood.${image}
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/rx_flood.py
             --image-dir ${ROBUST_IMAGES}/${image} --log ${ROBUST_OUT}/rx-flood-${image}.log
             --mode realtime --budget 8388608 --flood-seconds 90 --timeout 150
-            --may-fail S05,S30,S31 ${ARGN})
+            ${ARGN})
   set_tests_properties(robust.rx-flood.${image} PROPERTIES
     LABELS "robustness;qemu" TIMEOUT 200 RUN_SERIAL TRUE)
 endfunction()

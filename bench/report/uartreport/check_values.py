@@ -13,7 +13,8 @@ from .analysis import ident
 
 TPUT = ("S10", "S12", "S13", "S14")
 # Figures that are whole-number arithmetic of whole numbers: no rounding allowed.
-EXACT = ("bytes", "total_size", "drain_calls", "drains", "expected_bytes", "instret_delta")
+EXACT = ("bytes", "user_bytes", "total_size", "drain_calls", "drains", "expected_bytes",
+         "instret_delta")
 
 
 class _Missing(Exception):
@@ -52,7 +53,11 @@ _LINE = [
 RULES = [((s,), "policy", None, ("ours",)) + r for s in TPUT + ("S11",) for r in _LINE] + [
     (TPUT[:2] + ("S14", "S11"), "policy", None, ("ours",), "bytes",
      lambda g: g("size") * g("iters"), "size x iters"),
-    (("S13",), "policy", None, ("ours", "starryos"), "bytes",
+    (("S13",), "policy", None, ("starryos",), "bytes",
+     lambda g: g("total_size") * g("iters"), "total_size x iters"),
+    (("S13",), "policy", None, ("ours",), "bytes",
+     lambda g: g("wire_bytes_per_write") * g("iters"), "wire_bytes_per_write x iters"),
+    (("S13",), "policy", None, ("ours",), "user_bytes",
      lambda g: g("total_size") * g("iters"), "total_size x iters"),
     (("S13",), "policy", None, ("ours", "starryos"), "total_size",
      lambda g: g("fragments") * g("fragment_size"), "fragments x fragment_size"),
