@@ -1,11 +1,13 @@
 /* S00: everything needed to reproduce and label the run. */
 #include <stdio.h>
+#include <string.h>
 #include "bench.h"
 #include "board_info.h"
 #include "cpu_acct.h"
 #include "csr.h"
 #include "kernel.h"
 #include "timer.h"
+#include "uart_backend.h"
 #include "version.h"
 #include "wire_model.h"
 
@@ -34,8 +36,11 @@ static void print_selection(void)
 enum bench_status s00_manifest(void)
 {
     char mode[16];
-    const struct uart_cfg *u = &uart0;
+    const struct uart_cfg *u = &board.uart;
     uint64_t real = uart_real_baud_milli(u);
+    struct uart_info info;
+
+    uart_be_info(&info);
 
     printf("  version=%s\n", UARTBENCH_VERSION);
     printf("  board=%s\n", board.name);
@@ -44,10 +49,10 @@ enum bench_status s00_manifest(void)
     printf("  isa=rv64imac\n");
     printf("  timebase_hz=%llu timer=%s\n", (unsigned long long)board.timebase_hz,
            timer_hw_name());
-    printf("  uart_base=0x%08lx uart_irq=%lu uart_reg_shift=%u uart_io_width=%u uart_dw_apb=%u\n",
-           (unsigned long)u->base, (unsigned long)board.uart_irq, u->reg_shift,
-           u->io_width, u->dw_apb);
-    printf("  fifo_depth=%u fifo_depth_source=%s\n", u->fifo_depth, uart0_fifo_source);
+    printf("  uart_base=0x%08lx uart_irq=%lu uart_reg_shift=%u uart_io_width=%u uart_dw_apb=%d "
+           "uart_ip=%s engine=%s\n", (unsigned long)u->base, (unsigned long)board.uart_irq,
+           u->reg_shift, u->io_width, strcmp(info.ip, "dw-apb") == 0, info.ip, info.engine);
+    printf("  fifo_depth=%u fifo_depth_source=%s\n", info.fifo_depth, info.fifo_source);
     printf("  baud=%lu uart_clock_hz=%lu divisor=%lu baud_real=%llu.%03llu\n",
            (unsigned long)u->baud, (unsigned long)u->clock_hz,
            (unsigned long)uart_divisor(u), (unsigned long long)(real / 1000),

@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "uart_16550.h"
+#include "uart_cfg.h"
 
 struct board_info {
     const char *name;
@@ -26,12 +26,6 @@ struct board_info {
 };
 
 extern const struct board_info board;
-
-/* UART0 as found at boot: board.uart, with the TX FIFO depth read from
- * the hardware where it can be (DW CPR). Every user of the UART takes
- * this one; it is written only by board_early_init(). */
-extern struct uart_cfg uart0;
-extern const char *uart0_fifo_source;   /* "board" or "cpr" */
 
 /* Boot, interrupts masked, before any output: clocks, pins, caches. */
 void board_early_init(void);

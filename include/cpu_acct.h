@@ -133,8 +133,8 @@ static inline struct cpu_acct *cpu_acct_switch(struct cpu_acct *to)
  * translation-block exit, so one fewer per snapshot halves the host cost
  * of a modelled register poll. */
 typedef uintptr_t (*cpu_acct_fn)(uintptr_t x, uintptr_t y, uintptr_t z);
-uintptr_t cpu_acct_call(struct cpu_acct *to, cpu_acct_fn fn, uintptr_t x, uintptr_t y,
-                        uintptr_t z);
+uintptr_t cpu_acct_call(uintptr_t x, uintptr_t y, uintptr_t z, struct cpu_acct *to,
+                        cpu_acct_fn fn);
 
 /* Interrupt handler, interrupts masked, no switch since its entry (or,
  * in a PLIC claim after the trap's first, since plic_isr's switch to the

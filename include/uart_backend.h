@@ -1,12 +1,14 @@
-/* The UART driver backend behind /dev/console. Exactly one backend is
- * linked into an image (BACKEND=async or console); the POSIX layer
- * (src/io) calls these functions and nothing else of the driver.
+/* The UART driver behind /dev/console, as the POSIX layer (src/io) and the
+ * kernel (panic, exit) see it: the tty core's entry points. Which design
+ * does the work is the image's TX engine (BACKEND=async, console, ...),
+ * which UART IP its lower half (the board's); src/drivers/uart/uart_port.h
+ * draws the layers.
  *
  * Event order (async): uart_be_write() copies into the TX ring and
- * returns; the THRE interrupt refills the FIFO; when ring and FIFO are
+ * returns; the TX interrupt refills the FIFO; when ring and FIFO are
  * empty the drain waiters are woken; uart_be_drain() then waits on the
- * timer until the last stop bit is due and confirms LSR.TEMT. The console
- * backend does all of that synchronously, polling. */
+ * timer until the last stop bit is due and confirms the transmitter is
+ * empty. The console does all of that synchronously, polling. */
 #ifndef UART_BACKEND_H
 #define UART_BACKEND_H
 
@@ -53,13 +55,17 @@ struct uart_counters {
                                    (budget spent, or a timer interrupt waiting) */
 };
 
-#include "uart_16550.h"
+#include "uart_cfg.h"
 
-/* Boot, task context, interrupts enabled, after uart_hw_init(c): rings,
- * interrupt handler on PLIC source irq, receive interrupts. */
-int uart_be_init(const struct uart_cfg *c, uint32_t irq);
-/* Task: queue up to n bytes. Blocking: waits for ring space until all n
- * are taken. Non-blocking: takes what fits, -EAGAIN if nothing fits. */
+/* Boot, interrupts masked, before any output: the UART's lower half up
+ * (divisor, 8N1, FIFOs, interrupts off); the polled path works from here. */
+int uart_be_hw_init(const struct uart_cfg *c);
+/* Boot task, interrupts enabled, after uart_be_hw_init: rings, the
+ * engine, the interrupt handler on PLIC source irq, RX interrupts. */
+int uart_be_init(uint32_t irq);
+/* Task: queue up to n bytes. Blocking: waits for room until all n are
+ * taken (a design may return short: the caller loops). Non-blocking:
+ * takes what fits, -EAGAIN if nothing fits. */
 ssize_t uart_be_write(const void *buf, size_t n, bool nonblock);
 /* Task: read up to n received bytes; -EAGAIN when none and non-blocking;
  * blocking waits for at least one byte. */
@@ -71,17 +77,34 @@ int uart_be_drain(void);
 size_t uart_be_rx_available(void);
 size_t uart_be_tx_pending(void);
 /* Task: snapshot the counters / reset the TX ones (RX counters count
- * since boot); -ENOTTY on the console backend. Both with interrupts
- * masked; at every snapshot user_acc + queued_at_reset == ring_pop_bytes
- * + staged_bytes exactly (async.c). */
+ * since boot); -ENOTTY for a design without counters (the console). Both
+ * with interrupts masked; at every snapshot user_acc + queued_at_reset ==
+ * ring_pop_bytes + staged_bytes exactly (async). */
 int uart_be_counters(struct uart_counters *out);
 int uart_be_counters_reset(void);
-/* Task: UART internal loopback (MCR.LOOP) on or off, for RX tests. */
+/* Task: UART internal loopback on or off, for RX tests; -ENOTTY when the
+ * IP has none. */
 int uart_be_set_loopback(bool on);
 /* Any context, even a panic with interrupts masked: push everything
  * still queued out through the polled path. */
 void uart_be_flush_polled(void);
-/* Any context: the backend's name ("async" or "console"). */
+/* Any context, panic included: one byte out, polling. */
+void uart_be_putc_polled(char ch);
+/* Any context (exit, panic): wait until the transmitter is idle, polling,
+ * at most max_ns. */
+void uart_be_wait_idle(uint64_t max_ns);
+
+/* What the manifest prints of the driver. */
+struct uart_info {
+    const char *ip;            /* the lower half: "ns16550", "dw-apb" */
+    const char *engine;        /* the design: "async", "console" */
+    unsigned fifo_depth;       /* TX FIFO depth in use */
+    const char *fifo_source;   /* "board", or where the IP said it ("cpr") */
+    uint64_t char_ns;          /* one 10-bit character on the line */
+};
+/* Any task. */
+void uart_be_info(struct uart_info *out);
+/* Any context: the design's name ("async", "console", ...). */
 extern const char uart_be_name[];
 
 #endif

@@ -1,12 +1,14 @@
-/* Wire model (QEMU boards, build option WIRE_BAUD > 0): makes QEMU's
- * instant 16550 behave like a real line. Every byte stored to THR takes
- * 10 bit times after the previous one; THRE, TEMT, the FIFO level (and
- * USR/TFL on DW) follow modelled time; a store into a full modelled FIFO
- * is lost and counted. When the modelled FIFO empties, a timer interrupt
- * (simulation) switches THRI on in QEMU's IER, and QEMU's own THRE
- * interrupt reaches the UART's handler through the PLIC. Bytes still
- * reach QEMU's UART. Neither backend knows the model exists; the model's
- * time is charged to the sim CPU account (cpu_acct.h). */
+/* Wire model (QEMU boards, build option WIRE_BAUD > 0): a modelled device
+ * behind the register seam (uart_16550.h) that makes QEMU's instant 16550
+ * behave like a real line. Every byte stored to THR takes 10 bit times
+ * after the previous one; LSR.THRE and LSR.TEMT follow modelled time; a
+ * store into a full modelled FIFO is lost and counted. When the modelled
+ * FIFO empties, a timer interrupt (a sim timer: timer.h) switches THRI on
+ * in QEMU's IER, and QEMU's own THRE interrupt reaches the driver's
+ * handler through the PLIC. Bytes still reach QEMU's UART. No driver code
+ * knows the model exists; its time is charged to the sim CPU account
+ * (cpu_acct.h) by its entry points (wire_seam.S). It models the NS16550A
+ * QEMU has, not the DesignWare UART (no QEMU board has one). */
 #ifndef WIRE_MODEL_H
 #define WIRE_MODEL_H
 
@@ -28,7 +30,7 @@ struct wire_stats {
  * src/kernel/fault.c), so tests reach paths a healthy line never takes. */
 enum wire_fault {
     WIRE_FAULT_NONE,
-    WIRE_FAULT_TEMT_STUCK,      /* LSR.TEMT never rises (DW: USR.BUSY stays) */
+    WIRE_FAULT_TEMT_STUCK,      /* LSR.TEMT never rises */
 };
 
 /* Boot, interrupts masked, after uart_hw_init(): start the model for the
@@ -41,12 +43,13 @@ int wire_model_fault(enum wire_fault f);
  * are the sim account's. */
 void wire_model_stats(struct wire_stats *out);
 
-/* Register layer hooks (ns16550.c), any context, called with the sim
- * account owning the CPU: adjust a value read from register r; filter a
- * write (false: the store is swallowed); n THR stores in a row (a FIFO
- * refill): returns how many of them, from the first, go on to the UART. */
-uint32_t wire_read(const struct uart_cfg *c, enum uart_reg r, uint32_t v);
-bool wire_write(const struct uart_cfg *c, enum uart_reg r, uint32_t *v);
+/* The seam's entry points call these (any context, interrupts masked,
+ * the sim account owning the CPU); host tests call them directly: adjust
+ * a value read from register r; filter a write (false: the store is
+ * swallowed); n THR stores in a row (a FIFO refill): how many of them,
+ * from the first, go on to the UART. */
+uint32_t wire_read(const struct uart_cfg *c, unsigned r, uint32_t v);
+bool wire_write(const struct uart_cfg *c, unsigned r, uint32_t *v);
 uint32_t wire_write_thr(const struct uart_cfg *c, uint32_t n);
 
 #endif

@@ -4,6 +4,8 @@ set(BOARD_PRIV M)
 set(BOARD_LOAD_ADDR 0x40000000)
 # XuanTie C906: cache and T-Head extension set-up at entry (src/arch/riscv/c906.S).
 set(BOARD_CPU c906)
+# UART0 is a DesignWare APB UART: its lower half (src/drivers/uart/lower_dw_apb.h).
+set(BOARD_UART_LOWER dw_apb)
 
 # `--target flash`: load kernel.bin with xfel (board in FEL mode) and save the
 # serial log to d1.log; the exit status is the kernel's (see scripts/d1-flash).

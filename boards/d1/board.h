@@ -21,7 +21,6 @@
 #define BOARD_UART_CLOCK_HZ   24000000U     /* APB1 / UART0 clock (24 MHz) */
 #define BOARD_UART_BAUD       115200U       /* divisor 13 -> 115384.6 */
 #define BOARD_UART_FIFO_DEPTH 16U           /* read from CPR when present */
-#define BOARD_UART_DW_APB     1
 
 /* UART0 clock gate and reset: CCU UART_BGR_REG (0x0200190C). */
 #define BOARD_CCU_UART_BGR    0x0200190CUL

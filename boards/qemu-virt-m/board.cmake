@@ -4,3 +4,5 @@ set(BOARD_PRIV M)
 set(BOARD_LOAD_ADDR 0x80000000)
 set(BOARD_QEMU_MACHINE virt)
 set(BOARD_QEMU_BIOS none)
+# UART0 is QEMU's NS16550A: its lower half (src/drivers/uart/lower_ns16550.h).
+set(BOARD_UART_LOWER ns16550)

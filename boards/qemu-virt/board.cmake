@@ -3,3 +3,5 @@ set(BOARD_PRIV S)
 set(BOARD_LOAD_ADDR 0x80200000)
 set(BOARD_QEMU_MACHINE virt)
 set(BOARD_QEMU_BIOS default)
+# UART0 is QEMU's NS16550A: its lower half (src/drivers/uart/lower_ns16550.h).
+set(BOARD_UART_LOWER ns16550)

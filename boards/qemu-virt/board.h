@@ -19,7 +19,6 @@
 #define BOARD_UART_CLOCK_HZ   3686400U      /* clock-frequency (0x384000) */
 #define BOARD_UART_BAUD       115200U
 #define BOARD_UART_FIFO_DEPTH 16U
-#define BOARD_UART_DW_APB     0
 
 /* /soc/plic@c000000; context 1 = hart 0 S-mode. */
 #define BOARD_PLIC_BASE       0x0c000000UL

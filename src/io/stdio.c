@@ -20,7 +20,7 @@ static void line_flush(void)
         uart_be_write(line, line_len, false);
     } else {
         for (unsigned i = 0; i < line_len; i++)
-            uart_putc_polled(&uart0, line[i]);
+            uart_be_putc_polled(line[i]);
     }
     line_len = 0;
 }

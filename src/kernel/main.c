@@ -26,15 +26,15 @@ void kmain(unsigned long hartid, const void *fdt)
     board_early_init();
     trap_init();
     harts_init(hartid);
-    uart_hw_init(&uart0);
+    uart_be_hw_init(&board.uart);
     bootargs_init(board.has_fdt ? fdt : 0);
     sched_init(__stack_bottom);
     cpu_acct_init();
     timer_init();
     plic_init();
-    wire_model_init(&uart0);
+    wire_model_init(&board.uart);
     irq_enable();
-    if (uart_be_init(&uart0, board.uart_irq))
+    if (uart_be_init(board.uart_irq))
         panic("UART backend %s failed to start", uart_be_name);
     posix_io_init();
     stdio_use_backend();

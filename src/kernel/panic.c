@@ -6,6 +6,7 @@
 #include "csr.h"
 #include "kernel.h"
 #include "scheduler.h"
+#include "uart_backend.h"
 
 static const char *const reg_names[32] = {
     "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0",
@@ -27,8 +28,8 @@ static void panic_puts(const char *s)
 {
     for (; *s; s++) {
         if (*s == '\n')
-            uart_putc_polled(&uart0, '\r');
-        uart_putc_polled(&uart0, *s);
+            uart_be_putc_polled('\r');
+        uart_be_putc_polled(*s);
     }
 }
 

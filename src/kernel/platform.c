@@ -28,21 +28,17 @@ const struct board_info board = {
         .base = BOARD_UART_BASE,
         .reg_shift = BOARD_UART_REG_SHIFT,
         .io_width = BOARD_UART_IO_WIDTH,
-        .dw_apb = BOARD_UART_DW_APB,
         .clock_hz = BOARD_UART_CLOCK_HZ,
         .baud = BOARD_UART_BAUD,
         .fifo_depth = BOARD_UART_FIFO_DEPTH,
     },
 };
 
-struct uart_cfg uart0;
-const char *uart0_fifo_source = "board";
 
 /* Boot, interrupts masked, before any output. On the D1 nothing is
  * assumed about what the boot ROM left: UART0 clock and reset, pins. */
 void board_early_init(void)
 {
-    uart0 = board.uart;
 #if defined(BOARD_CCU_UART_BGR)
     mmio_write32(BOARD_CCU_UART_BGR,
                  mmio_read32(BOARD_CCU_UART_BGR) | BOARD_CCU_UART0_GATE | BOARD_CCU_UART0_RST);
@@ -52,9 +48,4 @@ void board_early_init(void)
            (BOARD_GPIO_FUNC_UART0 << BOARD_GPIO_PB9_SHIFT);
     mmio_write32(BOARD_GPIO_PB_CFG1, cfg);
 #endif
-    unsigned depth = uart_fifo_depth_probe(&uart0);
-    if (depth) {
-        uart0.fifo_depth = (uint16_t)depth;
-        uart0_fifo_source = "cpr";
-    }
 }

@@ -21,10 +21,9 @@ void hart_park(void) __attribute__((noreturn));
  * UART) must not turn the exit, or a panic, into a silent hang. */
 static void wait_idle_bounded(void)
 {
-    uint64_t end = clock_now_ns() + EXIT_IDLE_SLACK_NS +
-                   2 * uart_char_ns(&uart0) * (uart0.fifo_depth + 1U);
-    while (!uart_read_bits(&uart0, UART_LSR, UART_LSR_TEMT) && clock_now_ns() < end)
-        ;
+    struct uart_info u;
+    uart_be_info(&u);
+    uart_be_wait_idle(EXIT_IDLE_SLACK_NS + 2 * u.char_ns * (u.fifo_depth + 1U));
 }
 
 /* Any context: end the run. From a task with interrupts on, queued

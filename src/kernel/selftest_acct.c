@@ -46,7 +46,7 @@ static void charged(cpu_acct_fn fn, unsigned nops, int *ok)
     uint64_t size = (uintptr_t)cpu_acct_call_end - (uintptr_t)cpu_acct_call;
     uint64_t expect = size / 4 - 1 + nops + 1;
 
-    if (cpu_acct_call(&probe, fn, 41, 0, 0) != 41)
+    if (cpu_acct_call(41, 0, 0, &probe, fn) != 41)
         *ok = 0;
     uint64_t got = cpu_insns(probe.instret - before);
     printf("selftest=acct call probe_nops=%u charged=%llu expected=%llu\n", nops,

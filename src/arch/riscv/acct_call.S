@@ -1,5 +1,6 @@
-/* uintptr_t cpu_acct_call(struct cpu_acct *to, fn, x, y, z): returns
- * fn(x, y, z), with the CPU account `to` owning the CPU from this
+/* uintptr_t cpu_acct_call(x, y, z, struct cpu_acct *to, fn): returns
+ * fn(x, y, z) (x, y, z stay in a0-a2, so a caller's thunk only loads to
+ * and fn), with the CPU account `to` owning the CPU from this
  * function's first instruction up to and including the one that unmasks
  * interrupts again, and interrupts masked meanwhile (the wire model's
  * register hooks: their cost is the simulation's, and the caller pays
@@ -32,7 +33,7 @@ cpu_acct_call:
     ld      t1, FIX(CALL_HEAD)(t0)
     sub     t2, t2, t1                  /* at this function's first instruction */
     ld      t3, CPU_ACCT_NOW_OWNER(t0)  /* the caller's account */
-    sd      a0, CPU_ACCT_NOW_OWNER(t0)
+    sd      a3, CPU_ACCT_NOW_OWNER(t0)
     ld      t1, CPU_ACCT_NOW_INSTRET(t0)
     sd      t2, CPU_ACCT_NOW_INSTRET(t0)
     sub     t1, t2, t1                  /* the caller's share */
@@ -50,11 +51,7 @@ cpu_acct_call:
     sd      ra, 0(sp)
     sd      t3, 8(sp)
     sd      t6, 16(sp)
-    mv      t5, a1
-    mv      a0, a2
-    mv      a1, a3
-    mv      a2, a4
-    jalr    t5
+    jalr    a4
     ld      ra, 0(sp)
     ld      t3, 8(sp)
     ld      t6, 16(sp)

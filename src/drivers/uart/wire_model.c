@@ -88,29 +88,40 @@ void wire_model_stats(struct wire_stats *out)
     irq_restore(f);
 }
 
-/* Register layer through cpu_acct_call (interrupts masked): modelled
- * LSR/IER/USR/TFL bits. IIR is QEMU's own: it shows THRE only while the
+/* Register seam through cpu_acct_call (interrupts masked): modelled LSR
+ * and IER bits. IIR is QEMU's own: it shows THRE only while the
  * model has raised it. */
-uint32_t wire_read(const struct uart_cfg *c, enum uart_reg r, uint32_t v)
+uint32_t wire_read(const struct uart_cfg *c, unsigned r, uint32_t v)
 {
     uint64_t out = outstanding(clock_now_ns());
-    uint64_t level = out > 1 ? out - 1 : 0;
     bool idle = out == 0 && fault != WIRE_FAULT_TEMT_STUCK;   /* shifter empty */
 
+    (void)c;
     if (r == UART_LSR) {
         v &= ~(uint32_t)(UART_LSR_THRE | UART_LSR_TEMT);
         v |= (out <= 1 ? UART_LSR_THRE : 0) | (idle ? UART_LSR_TEMT : 0);
     } else if (r == UART_IER && !dlab) {
         v = (v & ~(uint32_t)UART_IER_THRI) | (ier_thri ? UART_IER_THRI : 0);
-    } else if (c->dw_apb && r == UART_DW_USR) {
-        v &= ~(uint32_t)(UART_DW_USR_BUSY | UART_DW_USR_TFNF | UART_DW_USR_TFE);
-        v |= (idle ? 0 : UART_DW_USR_BUSY) | (level < st.fifo ? UART_DW_USR_TFNF : 0) |
-             (level == 0 ? UART_DW_USR_TFE : 0);
-    } else if (c->dw_apb && r == UART_DW_TFL) {
-        v = (uint32_t)level;
     }
     st.calls++;
     return v;
+}
+
+/* The seam's entry points (wire_seam.S) through cpu_acct_call, sim
+ * account, interrupts masked: wire_read, wire_write, wire_write_thr with
+ * the seam's arguments. */
+uintptr_t wire_hook_read(uintptr_t c, uintptr_t r, uintptr_t v)
+{
+    return wire_read((const struct uart_cfg *)c, (unsigned)r, (uint32_t)v);
+}
+uintptr_t wire_hook_write(uintptr_t c, uintptr_t r, uintptr_t pv)
+{
+    return wire_write((const struct uart_cfg *)c, (unsigned)r, (uint32_t *)pv);
+}
+uintptr_t wire_hook_thr(uintptr_t c, uintptr_t n, uintptr_t unused)
+{
+    (void)unused;
+    return wire_write_thr((const struct uart_cfg *)c, (uint32_t)n);
 }
 
 /* Interrupts masked: n THR stores at now enter the modelled line, as
@@ -154,7 +165,7 @@ uint32_t wire_write_thr(const struct uart_cfg *c, uint32_t n)
  * enter the modelled line (or are lost when the modelled FIFO is full);
  * IER.THRI stays in the model and reaches QEMU only while the model
  * raises THRE. */
-bool wire_write(const struct uart_cfg *c, enum uart_reg r, uint32_t *v)
+bool wire_write(const struct uart_cfg *c, unsigned r, uint32_t *v)
 {
     uint64_t now = clock_now_ns();
     bool pass = true;

@@ -1,0 +1,46 @@
+/* Wait queues: any number of tasks wait for one event, in the order they
+ * came, and none is lost. A waiter joins the queue before it checks its
+ * condition, both with interrupts masked, then blocks; a wake (from a task
+ * or an ISR) takes every waiter off the queue and makes each runnable, and
+ * each checks its own condition again. Built on wakers (scheduler.h). */
+#ifndef WAITQ_H
+#define WAITQ_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "scheduler.h"
+
+struct waitq_entry {
+    struct waitq_entry *next;
+    struct task *task;
+    struct waitq *q;              /* the queue it is on, NULL when off */
+};
+
+struct waitq {
+    struct waitq_entry *head;
+    struct waitq_entry **tail;    /* NULL: empty (set up lazily) */
+};
+
+/* Any context, interrupts masked: wake every waiter (waitq_wake_all). */
+void waitq_wake_all_slow(struct waitq *q);
+
+/* Any context (task or ISR): wake every waiter of q, oldest first. Costs
+ * one load when nobody waits. */
+static inline void waitq_wake_all(struct waitq *q)
+{
+    if (q->head)
+        waitq_wake_all_slow(q);
+}
+
+/* Any context: whether anybody waits on q. */
+static inline bool waitq_active(const struct waitq *q)
+{
+    return q->head != 0;
+}
+
+/* Task: wait on q until cond(arg) holds, or until deadline_ns (0: no
+ * deadline) has passed: 0, or -ETIMEDOUT. cond runs with interrupts
+ * masked; a wake that comes between its check and the block is not lost. */
+int waitq_wait(struct waitq *q, bool (*cond)(void *), void *arg, uint64_t deadline_ns);
+
+#endif

@@ -1,0 +1,263 @@
+/* TX engine "async": a 64 KiB TX ring refilled into the FIFO by the TX
+ * (THRE) interrupt, a FIFO's worth per interrupt, never a byte at a time.
+ * No path spins on a register: a writer that finds the ring full and a
+ * drainer block on the port's wait queues.
+ *
+ * TX state (tx_state, changed only by tx_enter):
+ *   TX_OFF   TX interrupt off; the FIFO may hold bytes (a kick's refill)
+ *   TX_ON    TX interrupt on: the ring has bytes, or a drainer waits for
+ *            the FIFO-empty event
+ *   TX_EMPTY TX interrupt off; ring and FIFO were empty at empty_ns (the
+ *            shifter may still send the last byte)
+ * Transitions: OFF/EMPTY -> ON (task, masked: a kick that leaves bytes in
+ * the ring; a drain asking for the FIFO-empty event); ON -> OFF (TX
+ * interrupt: the ring ran dry and nobody waits to drain); ON -> EMPTY (TX
+ * interrupt: ring and FIFO empty); OFF -> EMPTY (task, masked: a drain
+ * that finds the FIFO empty); EMPTY -> OFF (any refill that sends). */
+#include <errno.h>
+#include "clock.h"
+#include "csr.h"
+#include "uart_port.h"
+
+#ifndef UART_TX_RING_SIZE
+#define UART_TX_RING_SIZE (64U * 1024U)     /* as the original driver */
+#endif
+
+const char uart_be_name[] = "async";
+const struct uart_engine uart_engine = { uart_be_name, ENGINE_COUNTERS };
+
+enum tx_state { TX_OFF, TX_ON, TX_EMPTY };
+
+static uint8_t tx_store[UART_TX_RING_SIZE];
+static volatile enum tx_state tx_state;
+static uint64_t empty_ns;             /* TX_EMPTY since */
+
+/* Interrupts masked: the one place the TX state changes. */
+static inline void tx_enter(struct uart_port *p, enum tx_state s)
+{
+    enum tx_state was = tx_state;
+    tx_state = s;
+    if (s == TX_ON && was != TX_ON)
+        uart_lower.irq_update(&p->hw, UART_IRQ_TX, 0);
+    else if (s != TX_ON && was == TX_ON)
+        uart_lower.irq_update(&p->hw, 0, UART_IRQ_TX);
+    if (s == TX_EMPTY) {
+        empty_ns = clock_now_ns();
+        waitq_wake_all(&p->drain);
+    }
+}
+
+/* refill, interrupts masked: one contiguous run of at most room ring
+ * bytes into the FIFO; returns its length. */
+static inline __attribute__((always_inline)) unsigned load_run(struct uart_port *p, unsigned room)
+{
+    const uint8_t *b;
+    uint32_t k = ring_read_slice(&p->tx, &b);
+
+    if (k > room)
+        k = room;
+    if (k) {
+        uart_lower.tx_load(&p->hw, b, k);
+        ring_consume(&p->tx, k);
+        p->ctr.ring_pop_calls++;
+    }
+    return k;
+}
+
+/* Interrupts masked: ring bytes into the FIFO, as many as it has room for
+ * (never more: a DW FIFO may be partly full), in two runs when the ring
+ * wraps. Returns the bytes sent; *fifo_was_empty: the FIFO held nothing. */
+static inline __attribute__((always_inline)) unsigned refill(struct uart_port *p,
+                                                             bool *fifo_was_empty)
+{
+    unsigned room = uart_lower.tx_room(&p->hw);
+
+    *fifo_was_empty = room == p->hw.fifo_depth;
+    if (!room) {
+        p->ctr.hw_send_zero++;
+        return 0;
+    }
+    unsigned sent = load_run(p, room);
+    if (sent && sent < room)      /* the ring wrapped, or ran out */
+        sent += load_run(p, room - sent);
+    if (sent) {
+        if (tx_state == TX_EMPTY)
+            tx_enter(p, TX_OFF);
+        p->ctr.hw_send_bytes += sent;
+        if (sent > p->ctr.hw_send_max_chunk)
+            p->ctr.hw_send_max_chunk = sent;
+    }
+    return sent;
+}
+
+/* Boot task. */
+void engine_init(struct uart_port *p)
+{
+    ring_init(&p->tx, tx_store, sizeof tx_store);
+    tx_state = TX_OFF;
+}
+
+/* UART interrupt, interrupts masked: refill. The TX interrupt stays on
+ * while the ring has bytes, or while a drainer waits for the FIFO to
+ * empty: that event (ring and FIFO really empty; a spurious entry may
+ * come with the FIFO still holding bytes) moves to TX_EMPTY and wakes
+ * the drainers. Without a drainer the last refill turns the interrupt off
+ * at once: none is spent on an event nobody waits for. Writers are woken
+ * when the ring has the room they wait for. */
+void engine_tx_irq(struct uart_port *p, bool spurious)
+{
+    bool fifo_empty;
+
+    if (spurious && tx_state != TX_ON)
+        return;
+    p->ctr.tx_irqs++;
+    unsigned sent = refill(p, &fifo_empty);
+    uint32_t used = ring_used(&p->tx);
+    if (used == 0) {
+        if (sent == 0 && fifo_empty)
+            tx_enter(p, TX_EMPTY);
+        else if (sent && !waitq_active(&p->drain))
+            tx_enter(p, TX_OFF);
+    }
+    if (waitq_active(&p->tx_space) && ring_capacity(&p->tx) - used >= p->tx_wanted) {
+        p->tx_wanted = UINT32_MAX;
+        waitq_wake_all(&p->tx_space);
+    }
+}
+
+/* Task, after a push: with the TX interrupt off, load the FIFO now; if
+ * bytes are left in the ring, turn it on and let it do the rest. The
+ * state is read first without masking: an interrupt that turns it off
+ * runs either before that read (which then sees it off) or after it, and
+ * then finds the pushed bytes and keeps it on. */
+static void kick(struct uart_port *p)
+{
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);   /* the read stays after the push */
+    if (tx_state == TX_ON)
+        return;
+    unsigned long f = irq_save();
+    if (tx_state != TX_ON && ring_used(&p->tx)) {
+        bool fifo_empty;
+        p->ctr.hw_send_calls++;              /* refills outside the interrupt */
+        refill(p, &fifo_empty);
+        if (ring_used(&p->tx))
+            tx_enter(p, TX_ON);
+    }
+    irq_restore(f);
+}
+
+/* engine_write, task: push what fits of n bytes and start the FIFO. The
+ * bytes count as accepted as soon as they are in the ring. */
+static size_t push_kick(struct uart_port *p, const uint8_t *b, size_t n)
+{
+    size_t k = ring_push(&p->tx, b, n < UINT32_MAX ? (uint32_t)n : UINT32_MAX);
+    p->ctr.user_acc += k;
+    kick(p);
+    return k;
+}
+
+struct space_want {
+    struct uart_port *p;
+    uint32_t want;
+};
+
+/* waitq_wait's condition (task, interrupts masked): room for the
+ * writer's want; if not, the want is published for the TX interrupt. */
+static bool has_space(void *arg)
+{
+    struct space_want *w = arg;
+    if (ring_free(&w->p->tx) >= w->want)
+        return true;
+    if (w->want < w->p->tx_wanted)
+        w->p->tx_wanted = w->want;
+    return false;
+}
+
+/* engine_write, task (blocking, the ring was full): wait for room and
+ * push the rest. Wake-up watermark: a quarter of the ring, or all that
+ * is left to write, so a big writer is woken once per many refills. */
+static __attribute__((noinline)) size_t write_rest(struct uart_port *p, const uint8_t *b,
+                                                   size_t n, size_t done)
+{
+    while (done < n) {
+        size_t left = n - done, quarter = ring_capacity(&p->tx) / 4;
+        struct space_want w = { p, (uint32_t)(left < quarter ? left : quarter) };
+        p->ctr.writer_blocks++;
+        waitq_wait(&p->tx_space, has_space, &w, 0);
+        done += push_kick(p, b + done, left);
+    }
+    return done;
+}
+
+/* Task. */
+size_t engine_write(struct uart_port *p, const uint8_t *buf, size_t n, bool nonblock)
+{
+    size_t done = push_kick(p, buf, n);
+    if (done < n && !nonblock)
+        done = write_rest(p, buf, n, done);
+    return done;
+}
+
+/* waitq_wait's condition (task, interrupts masked): the TX interrupt is
+ * off again (the FIFO-empty event came, or the ring ran dry). */
+static bool tx_stopped(void *arg)
+{
+    (void)arg;
+    return tx_state != TX_ON;
+}
+
+/* Task: until the ring is empty and the FIFO empty (the FIFO says so, or
+ * the TX interrupt, asked for if it is off, sees it). The empty ring
+ * restarts at offset 0, so writes after a drain find it at the same
+ * position (their copies keep the caller's alignment). */
+int engine_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *fifo_empty_ns)
+{
+    for (;;) {
+        unsigned long f = irq_save();
+        if (tx_state != TX_ON && ring_used(&p->tx) == 0) {
+            ring_reset(&p->tx);
+            if (tx_state != TX_EMPTY && uart_lower.tx_empty(&p->hw)) {
+                irq_restore(f);
+                return 0;
+            }
+            if (tx_state != TX_EMPTY && uart_lower.tx_room(&p->hw) == p->hw.fifo_depth)
+                tx_enter(p, TX_EMPTY);      /* FIFO empty now: only the shifter */
+            if (tx_state == TX_EMPTY) {
+                *fifo_empty_ns = empty_ns;
+                irq_restore(f);
+                return 1;
+            }
+            tx_enter(p, TX_ON);               /* ask for the FIFO-empty event */
+        }
+        irq_restore(f);
+        if (waitq_wait(&p->drain, tx_stopped, 0, deadline_ns) == -ETIMEDOUT)
+            return -ETIMEDOUT;
+    }
+}
+
+/* Task. */
+size_t engine_queued(struct uart_port *p)
+{
+    return ring_used(&p->tx);
+}
+
+/* Task, interrupts masked. */
+void engine_counters(struct uart_port *p, struct uart_counters *out)
+{
+    out->hw_send_calls = p->ctr.hw_send_calls + p->ctr.tx_irqs;   /* each TX entry refills */
+    out->ring_pop_bytes = p->ctr.hw_send_bytes;   /* every byte taken goes to THR */
+    out->ring_empty = ring_used(&p->tx) == 0;
+    out->copier_active = tx_state == TX_ON;
+    out->staged_bytes = ring_used(&p->tx);
+}
+
+/* Any context, interrupts masked: the ring, polled (the bytes count as
+ * sent). */
+void engine_flush_polled(struct uart_port *p)
+{
+    uint8_t b;
+    while (ring_pop(&p->tx, &b, 1)) {
+        uart_lower.putc_polled(&p->hw, (char)b);
+        p->ctr.hw_send_bytes++;
+    }
+}

@@ -1,0 +1,68 @@
+/* TX engine "console": the synchronous polling baseline. A write waits
+ * for FIFO room and stores byte by byte; a drain spins until the
+ * transmitter is idle; RX is polled (ENGINE_RX_POLLED): no interrupts, no
+ * TX ring, no counters (ioctls give ENOTTY, as the original's console
+ * did). */
+#include <errno.h>
+#include "clock.h"
+#include "uart_port.h"
+
+const char uart_be_name[] = "console";
+const struct uart_engine uart_engine = { uart_be_name, ENGINE_RX_POLLED };
+
+/* Boot task: no TX ring (the port's stays empty), no TX interrupt. */
+void engine_init(struct uart_port *p)
+{
+    (void)p;
+}
+
+/* Task: every byte out before returning (non-blocking changes nothing: a
+ * polled console has no queue to be full). */
+size_t engine_write(struct uart_port *p, const uint8_t *buf, size_t n, bool nonblock)
+{
+    (void)nonblock;
+    for (size_t i = 0; i < n; i++) {
+        while (!uart_lower.tx_ready(&p->hw))
+            ;
+        uart_lower.tx_load(&p->hw, buf + i, 1);
+    }
+    p->ctr.user_acc += n;
+    return n;
+}
+
+/* Never: the console asks for no TX interrupt. */
+void engine_tx_irq(struct uart_port *p, bool spurious)
+{
+    (void)p;
+    (void)spurious;
+}
+
+/* Task: spin until the transmitter is idle, up to the deadline. */
+int engine_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *empty_ns)
+{
+    (void)empty_ns;
+    while (!uart_lower.tx_empty(&p->hw))
+        if (clock_now_ns() > deadline_ns)
+            return -ETIMEDOUT;
+    return 0;
+}
+
+/* Task: nothing is ever queued in software. */
+size_t engine_queued(struct uart_port *p)
+{
+    (void)p;
+    return 0;
+}
+
+/* Never: no counters (ENGINE_COUNTERS clear). */
+void engine_counters(struct uart_port *p, struct uart_counters *out)
+{
+    (void)p;
+    (void)out;
+}
+
+/* Any context: nothing is queued. */
+void engine_flush_polled(struct uart_port *p)
+{
+    (void)p;
+}

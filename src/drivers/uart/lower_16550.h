@@ -1,0 +1,135 @@
+/* The 16550 family's lower-half functions, shared by the NS16550A
+ * (lower_ns16550.h) and the DesignWare APB UART (lower_dw_apb.h), which
+ * adds to them. Register names and access: uart_16550.h. Included through
+ * uart_lower.h only. */
+#ifndef LOWER_16550_H
+#define LOWER_16550_H
+
+/* Masked: LSR, its line errors counted (a read clears them). */
+static inline uint32_t l16550_lsr(struct uart_hw *h)
+{
+    uint32_t lsr = uart_read(h->cfg, UART_LSR);
+    if (lsr & UART_LSR_ERRORS) {
+        h->err.overrun += !!(lsr & UART_LSR_OE);
+        h->err.parity += !!(lsr & UART_LSR_PE);
+        h->err.framing += !!(lsr & UART_LSR_FE);
+        h->err.brk += !!(lsr & UART_LSR_BI);
+    }
+    return lsr;
+}
+
+/* Masked: a FIFO's worth when THRE says it is empty, else nothing. */
+static inline unsigned l16550_tx_room(struct uart_hw *h)
+{
+    return (l16550_lsr(h) & UART_LSR_THRE) ? h->fifo_depth : 0;
+}
+
+/* Any: LSR.THRE alone. */
+static inline bool l16550_tx_ready(struct uart_hw *h)
+{
+    return uart_read_bits(h->cfg, UART_LSR, UART_LSR_THRE) != 0;
+}
+
+/* Masked. */
+static inline void l16550_tx_load(struct uart_hw *h, const uint8_t *p, unsigned n)
+{
+    uart_write_thr_burst(h->cfg, p, n);
+}
+
+/* Any: LSR.TEMT alone. */
+static inline bool l16550_tx_empty(struct uart_hw *h)
+{
+    return uart_read_bits(h->cfg, UART_LSR, UART_LSR_TEMT) != 0;
+}
+
+/* Any: none, at most the shifter (THRE) or up to a FIFO's worth: all a
+ * 16550 tells. */
+static inline unsigned l16550_tx_level(struct uart_hw *h)
+{
+    uint32_t lsr = uart_read_bits(h->cfg, UART_LSR, UART_LSR_THRE | UART_LSR_TEMT);
+    return (lsr & UART_LSR_TEMT) ? 0 : (lsr & UART_LSR_THRE) ? 1U : h->fifo_depth;
+}
+
+/* Masked: IER from the UART_IRQ_* set. */
+static inline void l16550_irq_update(struct uart_hw *h, unsigned set, unsigned clear)
+{
+    h->irqs = (h->irqs | set) & ~clear;
+    h->ier = ((h->irqs & UART_IRQ_TX) ? UART_IER_THRI : 0) |
+             ((h->irqs & UART_IRQ_RX) ? UART_IER_RDI | UART_IER_RLSI : 0);
+    uart_write(h->cfg, UART_IER, h->ier);
+}
+
+/* Masked: IIR's cause; modem status is read (it clears the cause). */
+static inline enum uart_cause l16550_cause_of(struct uart_hw *h, uint32_t iir)
+{
+    switch (iir) {
+    case UART_IIR_THRI:
+        return UART_CAUSE_TX;
+    case UART_IIR_NO_INT:
+        return UART_CAUSE_NONE;
+    case UART_IIR_RDI:
+    case UART_IIR_RLSI:
+    case UART_IIR_RX_TIMEOUT:
+        return UART_CAUSE_RX;
+    default:
+        (void)uart_read(h->cfg, UART_MSR);   /* modem status, or unknown */
+        return UART_CAUSE_OTHER;
+    }
+}
+
+/* ISR. */
+static inline enum uart_cause l16550_cause(struct uart_hw *h)
+{
+    return l16550_cause_of(h, uart_read(h->cfg, UART_IIR) & UART_IIR_ID);
+}
+
+/* Masked: LSR.DR, then RBR, while bytes wait and max allows. */
+static inline unsigned l16550_rx_take(struct uart_hw *h, uint8_t *buf, unsigned max, bool *more)
+{
+    unsigned n = 0;
+    bool dr;
+    while ((dr = l16550_lsr(h) & UART_LSR_DR) && n < max)
+        buf[n++] = (uint8_t)uart_read(h->cfg, UART_RBR);
+    *more = dr;
+    return n;
+}
+
+/* Task: MCR.LOOP. */
+static inline void l16550_loopback(struct uart_hw *h, bool on)
+{
+    uint32_t mcr = uart_read(h->cfg, UART_MCR);
+    uart_write(h->cfg, UART_MCR, on ? mcr | UART_MCR_LOOP : mcr & ~UART_MCR_LOOP);
+}
+
+/* Any, panic included: wait for THRE, store one byte. */
+static inline void l16550_putc_polled(struct uart_hw *h, char ch)
+{
+    while (!l16550_tx_ready(h))
+        ;
+    uart_write(h->cfg, UART_THR, (uint8_t)ch);
+}
+
+/* Boot, masked: the divisor, 8N1, FIFOs on and cleared, DTR/RTS/OUT2,
+ * with lcr_write for the LCR stores (the DW UART needs care there);
+ * interrupts off. */
+static inline int l16550_program(struct uart_hw *h, int (*lcr_write)(struct uart_hw *, uint32_t))
+{
+    const struct uart_cfg *c = h->cfg;
+    uint32_t div = uart_divisor(c);
+
+    h->irqs = h->ier = 0;
+    uart_write(c, UART_IER, 0);
+    while (!l16550_tx_empty(h))
+        ;
+    if (lcr_write(h, UART_LCR_DLAB | UART_LCR_8N1))
+        return -1;
+    uart_write(c, UART_DLL, div & 0xFF);
+    uart_write(c, UART_DLM, (div >> 8) & 0xFF);
+    if (lcr_write(h, UART_LCR_8N1))
+        return -1;
+    uart_write(c, UART_FCR, UART_FCR_ENABLE | UART_FCR_CLR_RX | UART_FCR_CLR_TX);
+    uart_write(c, UART_MCR, UART_MCR_DTR | UART_MCR_RTS | UART_MCR_OUT2);
+    return 0;
+}
+
+#endif

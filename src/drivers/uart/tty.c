@@ -1,0 +1,143 @@
+/* The tty core, the UART driver's upper half: the port, bring-up, the
+ * write and tcdrain entry points, the polled path, and the interrupt's
+ * dispatch. The RX path is tty_rx.c's, the counters tty_ctr.c's; what
+ * differs between designs is the engine's (uart_port.h). */
+#include <errno.h>
+#include "clock.h"
+#include "csr.h"
+#include "plic.h"
+#include "timer.h"
+#include "tty_priv.h"
+
+#define DRAIN_MARGIN_NS 10000000ULL   /* tcdrain's bound beyond the line time */
+#define DRAIN_TEMT_TRIES 4            /* character-time sleeps waiting for TEMT */
+#define ISR_MAX_ROUNDS   8            /* causes served per interrupt */
+
+struct uart_port uart_port;
+static bool port_up;                  /* uart_be_init done: the engine runs */
+
+/* Boot, interrupts masked, before any output. */
+int uart_be_hw_init(const struct uart_cfg *c)
+{
+    uart_port.hw.cfg = c;
+    uart_port.char_ns = uart_char_ns(c);
+    return uart_lower.init(&uart_port.hw);
+}
+
+/* UART interrupt (PLIC), interrupts masked: serve the causes in order; an
+ * RX cause hands the rest of the claim to the RX path. */
+static void tty_isr(void *arg)
+{
+    struct uart_port *p = arg;
+    for (int round = 0; round < ISR_MAX_ROUNDS; round++) {
+        enum uart_cause c = uart_lower.cause(&p->hw);
+        if (c == UART_CAUSE_TX) {
+            engine_tx_irq(p, false);
+        } else if (c == UART_CAUSE_NONE) {
+            if (round == 0) {
+                p->ctr.spurious_irqs++;      /* e.g. DW IIR=0xC1 at entry */
+                engine_tx_irq(p, true);
+            }
+            return;
+        } else if (c == UART_CAUSE_RX) {
+            tty_rx_claim(p, round);
+            return;
+        }
+    }
+}
+
+/* Boot task, interrupts enabled, after uart_be_hw_init. */
+int uart_be_init(uint32_t irq)
+{
+    struct uart_port *p = &uart_port;
+
+    p->ctr = (struct uart_counters){ 0 };
+    p->tx_wanted = UINT32_MAX;
+    engine_init(p);
+    tty_rx_init(p);
+    port_up = true;
+    return (uart_engine.flags & ENGINE_RX_POLLED) ? 0 : irq_register(irq, tty_isr, p);
+}
+
+/* Task. */
+ssize_t uart_be_write(const void *buf, size_t n, bool nonblock)
+{
+    struct uart_port *p = &uart_port;
+    p->ctr.user_calls++;
+    p->ctr.user_req += n;
+    size_t done = engine_write(p, buf, n, nonblock);
+    return done || n == 0 ? (ssize_t)done : -EAGAIN;
+}
+
+/* Task: the tcdrain rule. The engine waits until nothing is queued and
+ * the FIFO is empty; a 16550 has no "shifter empty" interrupt, so then
+ * sleep until the last stop bit is due and confirm TEMT (where the IP has
+ * it), a few character times at most; bounded by the queued bytes' line
+ * time twice over plus a margin. */
+int uart_be_drain(void)
+{
+    struct uart_port *p = &uart_port;
+    uint64_t empty_ns, deadline = clock_now_ns() + DRAIN_MARGIN_NS +
+                                  2 * p->char_ns * (engine_queued(p) + p->hw.fifo_depth + 1U);
+
+    p->ctr.drain_calls++;
+    int rc = engine_drain(p, deadline, &empty_ns);
+    if (rc == 1 && !(uart_lower.caps & UART_CAP_TEMT)) {
+        sleep_until(empty_ns + p->char_ns);   /* nothing to confirm it with */
+        return 0;
+    }
+    for (int t = 0; rc == 1; t++) {
+        if (uart_lower.tx_empty(&p->hw))
+            return 0;
+        if (t == DRAIN_TEMT_TRIES)
+            rc = -ETIMEDOUT;
+        else {
+            p->ctr.drain_timer_waits++;
+            uint64_t due = empty_ns + (uint64_t)(t + 1) * p->char_ns, now = clock_now_ns();
+            sleep_until(due > now ? due : now + p->char_ns);
+        }
+    }
+    if (rc < 0)
+        p->ctr.drain_timeouts++;
+    return rc < 0 ? rc : 0;
+}
+
+/* Task: queued bytes plus those still in the hardware. */
+size_t uart_be_tx_pending(void)
+{
+    struct uart_port *p = &uart_port;
+    return engine_queued(p) + uart_lower.tx_level(&p->hw);
+}
+
+/* Any context, panic included. */
+void uart_be_putc_polled(char ch)
+{
+    if (uart_port.hw.cfg)
+        uart_lower.putc_polled(&uart_port.hw, ch);
+}
+
+/* Any context: push everything still queued out through the polled path. */
+void uart_be_flush_polled(void)
+{
+    if (!port_up)
+        return;
+    unsigned long f = irq_save();
+    engine_flush_polled(&uart_port);
+    irq_restore(f);
+}
+
+/* Any context (exit, panic): wait until the transmitter is idle, at most
+ * max_ns of polling. */
+void uart_be_wait_idle(uint64_t max_ns)
+{
+    uint64_t end = clock_now_ns() + max_ns;
+    while (uart_port.hw.cfg && !uart_lower.tx_empty(&uart_port.hw) && clock_now_ns() < end)
+        ;
+}
+
+/* Any task. */
+void uart_be_info(struct uart_info *out)
+{
+    *out = (struct uart_info){ uart_lower.name, uart_engine.name, uart_port.hw.fifo_depth,
+                               uart_port.hw.fifo_source, uart_port.char_ns };
+}

@@ -1,0 +1,204 @@
+/* The tty core's RX path. The UART interrupt moves received bytes into
+ * the RX ring under a budget, as Linux's NAPI does, counted over a window
+ * of one FIFO's fill time (it starts at the first RX claim after the last
+ * window ended): at most two FIFOs' worth of bytes, and at most a quarter
+ * of the window's time spent in RX claims, so that one byte per interrupt
+ * adds up as well as a full FIFO, and a slow register access (QEMU in
+ * real time) as well as a fast one. A claim that spends the budget masks
+ * the RX interrupt and arms a timer that unmasks it at the window's end,
+ * or later, when the claims took more than a quarter of the time since
+ * the window began; the UART interrupts again at once if data waits. A
+ * claim that ends with a timer interrupt pending masks RX until the timer
+ * interrupt has run (the hart ranks the external interrupt above the
+ * timer: a stream of RX interrupts would hold timers back). Input faster
+ * than twice the line rate (QEMU's chardev delivers at no line rate) thus
+ * leaves most of the CPU, and the TX cause the 16550 ranks below RX, to
+ * the rest of the system (no receive livelock). A real line at its own
+ * rate spends neither budget, and cannot overrun the FIFO while RX is
+ * masked. The interrupt is the only reader of the FIFO, so the bytes keep
+ * their order; drops (ring full) and line errors are counted.
+ * The path's time is the RX CPU account's: a claim that starts with an RX
+ * cause whole (cpu_acct_retag), less its TX refills; RX causes in a TX
+ * claim, and the timer's callback, switched to it.
+ * An engine that polls RX (ENGINE_RX_POLLED) has no RX interrupt: a read
+ * takes what the FIFO holds. */
+#include <errno.h>
+#include "clock.h"
+#include "cpu_acct.h"
+#include "csr.h"
+#include "timer.h"
+#include "tty_priv.h"
+
+#ifndef UART_RX_RING_SIZE
+#define UART_RX_RING_SIZE (16U * 1024U)
+#endif
+#define RX_BUDGET_FIFOS 2U      /* bytes per window, in FIFOs */
+#define RX_SHARE_DIV    4U      /* at most 1/4 of a window's time in RX claims */
+#define RX_CHUNK        64U     /* bytes taken from the FIFO per call */
+#define ISR_MAX_ROUNDS  8       /* causes served per interrupt (as tty.c) */
+
+static uint8_t rx_store[UART_RX_RING_SIZE];
+static struct timer rx_resume_timer;
+static uint64_t win_start, win_end;   /* the budget window (ns) */
+static uint64_t win_busy;             /* ns spent in RX claims in it */
+static unsigned win_left;             /* bytes it still allows */
+
+/* Timer interrupt (rx_resume_timer): unmask RX; its time is RX work. */
+static void rx_resume(struct timer *t)
+{
+    (void)t;
+    struct cpu_acct *prev = cpu_acct_switch(&cpu_acct_rx);
+    uart_lower.irq_update(&uart_port.hw, UART_IRQ_RX, 0);
+    cpu_acct_switch(prev);
+}
+
+/* Boot task, from uart_be_init. */
+void tty_rx_init(struct uart_port *p)
+{
+    ring_init(&p->rx, rx_store, sizeof rx_store);
+    rx_resume_timer = (struct timer){ .fire = rx_resume };
+    win_start = win_end = win_busy = 0;
+    win_left = 0;
+    if (uart_engine.flags & ENGINE_RX_POLLED)
+        return;
+    unsigned long f = irq_save();
+    uart_lower.irq_update(&p->hw, UART_IRQ_RX, 0);
+    irq_restore(f);
+}
+
+/* tty_rx_claim, interrupts masked, at its start (now): a new budget
+ * window when the last one has ended. */
+static void window_open(struct uart_port *p, uint64_t now)
+{
+    if (now < win_end)
+        return;
+    win_start = now;
+    win_end = now + p->char_ns * p->hw.fifo_depth;
+    win_busy = 0;
+    win_left = RX_BUDGET_FIFOS * p->hw.fifo_depth;
+}
+
+/* tty_rx_claim, interrupts masked: mask RX until `resume`. */
+static void rx_defer(struct uart_port *p, uint64_t resume)
+{
+    p->ctr.rx_deferred++;
+    uart_lower.irq_update(&p->hw, 0, UART_IRQ_RX);
+    timer_arm(&rx_resume_timer, resume, (struct waker){ 0 });
+}
+
+/* Interrupts masked: up to max bytes from the FIFO into the ring, those
+ * the ring has no room for counted as dropped; returns the bytes taken,
+ * *more whether the FIFO holds more. */
+static unsigned rx_move(struct uart_port *p, unsigned max, bool *more)
+{
+    uint8_t buf[RX_CHUNK];
+    unsigned total = 0, n;
+
+    do {
+        n = uart_lower.rx_take(&p->hw, buf, max - total < RX_CHUNK ? max - total : RX_CHUNK, more);
+        uint32_t kept = ring_push(&p->rx, buf, n);
+        p->ctr.rx_bytes += kept;
+        p->ctr.rx_dropped += n - kept;
+        total += n;
+    } while (*more && n && total < max);
+    return total;
+}
+
+/* UART interrupt, interrupts masked, an RX cause: move received bytes
+ * into the ring while the budget lasts; false when it ran out with data
+ * still waiting. */
+static bool rx_serve(struct uart_port *p)
+{
+    bool more;
+
+    p->ctr.rx_irqs++;
+    win_left -= rx_move(p, win_left, &more);
+    waitq_wake_all(&p->rx_data);
+    return !more;
+}
+
+/* UART interrupt (tty_isr), interrupts masked: an RX cause in round
+ * `round`; serves it and the causes after it. A claim that begins with
+ * RX is the RX account's from its first instruction (no switch has
+ * happened in it yet); one that began with TX switches here, and its TX
+ * refills here are charged back to the ISR account. */
+void tty_rx_claim(struct uart_port *p, int round)
+{
+    struct cpu_acct *prev = 0;
+    bool spent = false;
+    enum uart_cause c = UART_CAUSE_RX;
+
+    if (round == 0)
+        cpu_acct_retag(&cpu_acct_rx);
+    else
+        prev = cpu_acct_switch(&cpu_acct_rx);
+    uint64_t t0 = clock_now_ns();
+    window_open(p, t0);
+    for (;;) {
+        if (c == UART_CAUSE_RX) {
+            spent |= !rx_serve(p);
+        } else if (c == UART_CAUSE_TX) {
+            struct cpu_acct *rx = cpu_acct_switch(&cpu_acct_isr);
+            engine_tx_irq(p, false);
+            cpu_acct_switch(rx);
+        } else if (c == UART_CAUSE_NONE) {
+            break;
+        }
+        if (spent || ++round == ISR_MAX_ROUNDS)
+            break;
+        c = uart_lower.cause(&p->hw);
+    }
+    uint64_t now = clock_now_ns(), fair = win_start + RX_SHARE_DIV * (win_busy += now - t0);
+    if (spent || fair >= win_end)   /* the window's end, or RX's share of the time */
+        rx_defer(p, fair > win_end ? fair : win_end);
+    else if (csr_read(CSR_XIP) & (1UL << IRQ_XTIMER))
+        rx_defer(p, now);           /* the timer ISR runs, then unmasks */
+    if (prev)
+        cpu_acct_switch(prev);
+}
+
+/* Task, ENGINE_RX_POLLED: what the FIFO holds now, into the ring. */
+static void rx_poll(struct uart_port *p)
+{
+    bool more;
+    unsigned long f = irq_save();
+    rx_move(p, ring_free(&p->rx), &more);
+    irq_restore(f);
+}
+
+static bool rx_has_data(void *arg) { return ring_used(&((struct uart_port *)arg)->rx) != 0; }
+
+/* Task. A polled engine's blocking read spins on the FIFO for its first
+ * byte (it has no interrupt to wait for). */
+ssize_t uart_be_read(void *buf, size_t n, bool nonblock)
+{
+    struct uart_port *p = &uart_port;
+    for (;;) {
+        if (uart_engine.flags & ENGINE_RX_POLLED)
+            rx_poll(p);
+        uint32_t k = ring_pop(&p->rx, buf, n < UINT32_MAX ? (uint32_t)n : UINT32_MAX);
+        if (k || n == 0)
+            return k;
+        if (nonblock)
+            return -EAGAIN;
+        if (!(uart_engine.flags & ENGINE_RX_POLLED))
+            waitq_wait(&p->rx_data, rx_has_data, p, 0);
+    }
+}
+
+/* Task. */
+size_t uart_be_rx_available(void)
+{
+    if (uart_engine.flags & ENGINE_RX_POLLED)
+        rx_poll(&uart_port);
+    return ring_used(&uart_port.rx);
+}
+
+/* Task. */
+int uart_be_set_loopback(bool on)
+{
+    if (!(uart_lower.caps & UART_CAP_LOOPBACK))
+        return -ENOTTY;
+    uart_lower.loopback(&uart_port.hw, on);
+    return 0;
+}

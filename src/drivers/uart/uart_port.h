@@ -1,0 +1,80 @@
+/* The UART driver's middle: the port (the state the tty core and the TX
+ * engine share) and the engine interface. Layers, each calling only the
+ * ones below it and the kernel's services (tasks, timers, wait queues):
+ *
+ *   POSIX layer (src/io) -> uart_be_* (uart_backend.h)
+ *   tty core, the upper half (tty.c, tty_rx.c, tty_ctr.c): rings, wait
+ *       queues, counters, the tcdrain rule, the RX path, the interrupt's
+ *       dispatch -> engine_* (below) and uart_lower
+ *   TX engine, one file per design (engine_<BACKEND>.c): what differs
+ *       between designs -> uart_lower
+ *   lower half, one file per UART IP (uart_lower.h) -> the register seam
+ *       (uart_16550.h) -> the device, or its model on QEMU
+ *
+ * An engine never calls the core: it changes the port's data and wakes
+ * the port's wait queues (a kernel service). The core owns the port. */
+#ifndef UART_PORT_H
+#define UART_PORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "ring.h"
+#include "uart_backend.h"
+#include "uart_lower.h"
+#include "waitq.h"
+
+struct uart_port {
+    struct uart_hw hw;            /* the lower half's view of the UART */
+    uint64_t char_ns;             /* one 10-bit character on the line */
+    struct ring tx;               /* TX ring (the engine's storage; none: capacity 0) */
+    struct ring rx;               /* RX ring (the core's) */
+    struct waitq tx_space;        /* writers waiting for TX ring space */
+    struct waitq drain;           /* drainers waiting for the FIFO to empty */
+    struct waitq rx_data;         /* readers waiting for received bytes */
+    volatile uint32_t tx_wanted;  /* free TX bytes the waiting writers need (the least) */
+    struct uart_counters ctr;     /* engine: TX fields; core: the rest */
+};
+
+/* The single UART of the board (tty.c). */
+extern struct uart_port uart_port;
+
+/* The design: name (BACKEND) and what the core must know of it. */
+#define ENGINE_COUNTERS  1U       /* the TX counters exist (else ioctls give ENOTTY) */
+#define ENGINE_RX_POLLED 2U       /* RX is read from the FIFO on demand: no RX interrupt */
+struct uart_engine {
+    const char *name;
+    unsigned flags;
+};
+extern const struct uart_engine uart_engine;
+
+/* The engine (engine_<BACKEND>.c). The core calls these and nothing else
+ * of it. */
+/* Boot task, after the lower half's init: the TX ring, the engine's
+ * state, the TX interrupt as the design wants it. */
+void engine_init(struct uart_port *p);
+/* Task: take up to n bytes for transmission (counting user_acc as they
+ * are taken). Blocking: until all are taken, unless the design returns
+ * short (the caller loops). Non-blocking: what fits, 0 if nothing. */
+size_t engine_write(struct uart_port *p, const uint8_t *buf, size_t n, bool nonblock);
+/* UART interrupt, interrupts masked: a TX cause, or (round 0, `spurious`)
+ * an entry with nothing pending (DW IIR 0xC1) that the engine may use to
+ * refill if it sends. */
+void engine_tx_irq(struct uart_port *p, bool spurious);
+/* Task: wait until the engine has nothing queued and the FIFO is empty,
+ * by deadline_ns where the design has a bound. 0: the transmitter is
+ * idle (TEMT seen); 1: the FIFO emptied at *empty_ns and the shifter may
+ * still be sending its last byte (the core's tcdrain rule takes over);
+ * -ETIMEDOUT. */
+int engine_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *empty_ns);
+/* Task: bytes the engine holds that are not in the FIFO yet. */
+size_t engine_queued(struct uart_port *p);
+/* Task, interrupts masked: the counter fields the design derives
+ * (hw_send_calls, ring_pop_bytes, copier_active, ...) into *out, a copy
+ * of p->ctr. */
+void engine_counters(struct uart_port *p, struct uart_counters *out);
+/* Any context, interrupts masked (exit, panic): send what is queued,
+ * polled. */
+void engine_flush_polled(struct uart_port *p);
+
+#endif

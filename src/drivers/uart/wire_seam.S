@@ -1,0 +1,26 @@
+/* The wire model's entry points at the register seam (uart_16550.h):
+ * uart_model_read(c, r, v), uart_model_write(c, r, pv) and
+ * uart_model_thr(c, n) run the model's hooks (wire_model.c) through
+ * cpu_acct_call, with the sim CPU account owning the CPU and interrupts
+ * masked: the model's cost is the simulation's, exact to the instruction
+ * from cpu_acct_call's first one; the driver pays for its call, these
+ * three instructions and the ret. Built with the model only (WIRE_BAUD). */
+    .section .text.wire_seam, "ax"
+
+    .globl  uart_model_read
+uart_model_read:
+    lla     a3, cpu_acct_sim
+    lla     a4, wire_hook_read
+    tail    cpu_acct_call
+
+    .globl  uart_model_write
+uart_model_write:
+    lla     a3, cpu_acct_sim
+    lla     a4, wire_hook_write
+    tail    cpu_acct_call
+
+    .globl  uart_model_thr
+uart_model_thr:
+    lla     a3, cpu_acct_sim
+    lla     a4, wire_hook_thr
+    tail    cpu_acct_call
