@@ -14,7 +14,8 @@
  * visible to the other side once it sees the new index.
  *
  * Producer-side calls: ring_push, ring_write_slice, ring_produce.
- * Consumer-side calls: ring_pop, ring_read_slice, ring_consume.
+ * Consumer-side calls: ring_pop, ring_read_slice, ring_consume, ring_peek,
+ * ring_release.
  * Either side: ring_capacity, ring_used, ring_free.
  * Neither side active: ring_init, ring_reset.
  */
@@ -99,6 +100,32 @@ static inline uint32_t ring_read_slice(const struct ring *r, const uint8_t **p)
 
     *p = r->buf + off;
     return ring_min(head - tail, r->mask + 1u - off);
+}
+
+/* Consumer (task or ISR, a FIFO refill): the oldest unread bytes, up to
+ * max, as at most two contiguous runs: the first at *p (returns the
+ * total, *first of it in the first run; the rest starts at r->buf), from
+ * one load of head; *used is the unread count at that load. Release them
+ * with ring_release. */
+static inline uint32_t ring_peek(const struct ring *r, uint32_t max, const uint8_t **p,
+                                 uint32_t *first, uint32_t *used)
+{
+    uint32_t tail = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
+    uint32_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+    uint32_t off = tail & r->mask, n = ring_min(head - tail, max);
+
+    *used = head - tail;
+    *p = r->buf + off;
+    *first = ring_min(n, r->mask + 1u - off);
+    return n;
+}
+
+/* Consumer (task or ISR): releases n <= the unread bytes it has read
+ * (ring_peek), in one store. */
+static inline void ring_release(struct ring *r, uint32_t n)
+{
+    uint32_t tail = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
+    __atomic_store_n(&r->tail, tail + n, __ATOMIC_RELEASE);
 }
 
 /* Consumer (task or ISR): releases n bytes read through ring_read_slice,

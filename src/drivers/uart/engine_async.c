@@ -47,47 +47,38 @@ static inline void tx_enter(struct uart_port *p, enum tx_state s)
     }
 }
 
-/* refill, interrupts masked: one contiguous run of at most room ring
- * bytes into the FIFO; returns its length. */
-static inline __attribute__((always_inline)) unsigned load_run(struct uart_port *p, unsigned room)
-{
-    const uint8_t *b;
-    uint32_t k = ring_read_slice(&p->tx, &b);
-
-    if (k > room)
-        k = room;
-    if (k) {
-        uart_lower.tx_load(&p->hw, b, k);
-        ring_consume(&p->tx, k);
-        p->ctr.ring_pop_calls++;
-    }
-    return k;
-}
-
 /* Interrupts masked: ring bytes into the FIFO, as many as it has room for
  * (never more: a DW FIFO may be partly full), in two runs when the ring
- * wraps. Returns the bytes sent; *fifo_was_empty: the FIFO held nothing. */
+ * wraps. Returns the bytes sent; *fifo_was_empty: the FIFO held nothing;
+ * *left: the bytes still in the ring. */
 static inline __attribute__((always_inline)) unsigned refill(struct uart_port *p,
-                                                             bool *fifo_was_empty)
+                                                             bool *fifo_was_empty, uint32_t *left)
 {
     unsigned room = uart_lower.tx_room(&p->hw);
+    const uint8_t *b;
+    uint32_t first, used, n = ring_peek(&p->tx, room, &b, &first, &used);
 
     *fifo_was_empty = room == p->hw.fifo_depth;
+    *left = used - n;
     if (!room) {
         p->ctr.hw_send_zero++;
         return 0;
     }
-    unsigned sent = load_run(p, room);
-    if (sent && sent < room)      /* the ring wrapped, or ran out */
-        sent += load_run(p, room - sent);
-    if (sent) {
+    if (n) {
+        uart_lower.tx_load(&p->hw, b, first);
+        p->ctr.ring_pop_calls++;
+        if (n > first) {                       /* the ring wrapped */
+            uart_lower.tx_load(&p->hw, p->tx.buf, n - first);
+            p->ctr.ring_pop_calls++;
+        }
+        ring_release(&p->tx, n);
         if (tx_state == TX_EMPTY)
             tx_enter(p, TX_OFF);
-        p->ctr.hw_send_bytes += sent;
-        if (sent > p->ctr.hw_send_max_chunk)
-            p->ctr.hw_send_max_chunk = sent;
+        p->ctr.hw_send_bytes += n;
+        if (n > p->ctr.hw_send_max_chunk)
+            p->ctr.hw_send_max_chunk = n;
     }
-    return sent;
+    return n;
 }
 
 /* Boot task. */
@@ -111,8 +102,8 @@ void engine_tx_irq(struct uart_port *p, bool spurious)
     if (spurious && tx_state != TX_ON)
         return;
     p->ctr.tx_irqs++;
-    unsigned sent = refill(p, &fifo_empty);
-    uint32_t used = ring_used(&p->tx);
+    uint32_t used;
+    unsigned sent = refill(p, &fifo_empty, &used);
     if (used == 0) {
         if (sent == 0 && fifo_empty)
             tx_enter(p, TX_EMPTY);
@@ -125,11 +116,14 @@ void engine_tx_irq(struct uart_port *p, bool spurious)
     }
 }
 
-/* Task, after a push: with the TX interrupt off, load the FIFO now; if
- * bytes are left in the ring, turn it on and let it do the rest. The
- * state is read first without masking: an interrupt that turns it off
- * runs either before that read (which then sees it off) or after it, and
- * then finds the pushed bytes and keeps it on. */
+/* Task, after a push: with the TX interrupt off, load the FIFO now, and
+ * again while it takes more (a UART that sends faster than the CPU fills
+ * it, such as QEMU's without the wire model, then needs no interrupt; a
+ * real line's FIFO is full after the first load, and one status read
+ * says so); if bytes are left in the ring, turn the interrupt on and let
+ * it do the rest. The state is read first without masking: an interrupt
+ * that turns it off runs either before that read (which then sees it off)
+ * or after it, and then finds the pushed bytes and keeps it on. */
 static void kick(struct uart_port *p)
 {
     __atomic_signal_fence(__ATOMIC_SEQ_CST);   /* the read stays after the push */
@@ -138,9 +132,11 @@ static void kick(struct uart_port *p)
     unsigned long f = irq_save();
     if (tx_state != TX_ON && ring_used(&p->tx)) {
         bool fifo_empty;
-        p->ctr.hw_send_calls++;              /* refills outside the interrupt */
-        refill(p, &fifo_empty);
-        if (ring_used(&p->tx))
+        uint32_t left;
+        do
+            p->ctr.hw_send_calls++;          /* refills outside the interrupt */
+        while (refill(p, &fifo_empty, &left) && left);
+        if (left)
             tx_enter(p, TX_ON);
     }
     irq_restore(f);

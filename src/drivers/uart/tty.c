@@ -11,7 +11,6 @@
 
 #define DRAIN_MARGIN_NS 10000000ULL   /* tcdrain's bound beyond the line time */
 #define DRAIN_TEMT_TRIES 4            /* character-time sleeps waiting for TEMT */
-#define ISR_MAX_ROUNDS   8            /* causes served per interrupt */
 
 struct uart_port uart_port;
 static bool port_up;                  /* uart_be_init done: the engine runs */

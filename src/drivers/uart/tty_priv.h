@@ -5,6 +5,8 @@
 
 #include "uart_port.h"
 
+#define ISR_MAX_ROUNDS 8    /* causes served per UART interrupt */
+
 /* tty_rx.c. Boot task: the RX ring; RX interrupts on (unless the engine
  * polls RX). */
 void tty_rx_init(struct uart_port *p);

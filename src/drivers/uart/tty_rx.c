@@ -35,7 +35,6 @@
 #define RX_BUDGET_FIFOS 2U      /* bytes per window, in FIFOs */
 #define RX_SHARE_DIV    4U      /* at most 1/4 of a window's time in RX claims */
 #define RX_CHUNK        64U     /* bytes taken from the FIFO per call */
-#define ISR_MAX_ROUNDS  8       /* causes served per interrupt (as tty.c) */
 
 static uint8_t rx_store[UART_RX_RING_SIZE];
 static struct timer rx_resume_timer;
