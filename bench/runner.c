@@ -17,7 +17,6 @@
 #include "posix_io.h"
 #include "scheduler.h"
 #include "timer.h"
-#include "trap.h"
 #include "wire_model.h"
 
 #define SECTION_STACK_WORDS 2048        /* 16 KiB per section task */
@@ -130,14 +129,13 @@ static void section_main(void *arg)
     waker_wake(&r->runner);
 }
 
-/* Timer ISR, the section overran: a spinning section task is sent to
- * task_exit() when the interrupt returns. */
+/* Timer ISR, the section overran: its task ends (a spinning one when the
+ * interrupt returns). */
 static void watchdog_fire(struct timer *t)
 {
-    struct trap_frame *f = trap_interrupted_frame();
     (void)t;
-    if (running && f && sched_current() == &running->task)
-        f->epc = (uint64_t)task_exit;
+    if (running)
+        task_abort_from_isr(&running->task);
 }
 
 /* Main task: the section's deadline from its share of line time. */

@@ -5,7 +5,9 @@
 #include "board_info.h"
 #include "cpu_acct.h"
 #include "csr.h"
+#include "harts.h"
 #include "kernel.h"
+#include "params.h"
 #include "timer.h"
 #include "uart_backend.h"
 #include "version.h"
@@ -30,6 +32,15 @@ static void print_selection(void)
             printf("none");
     }
     printf("\n");
+}
+
+/* s00_manifest: `  key=a,b,c` without a line end (key may start with a
+ * space: a second list on the line). */
+static void print_list(const char *key, const unsigned *v, size_t n)
+{
+    printf("%s%s=", key[0] == ' ' ? "" : "  ", key);
+    for (size_t i = 0; i < n; i++)
+        printf(i ? ",%u" : "%u", v[i]);
 }
 
 /* Boot task. */
@@ -80,14 +91,21 @@ enum bench_status s00_manifest(void)
     printf("  line_baud_milli=%llu char_ns=%llu\n", (unsigned long long)bench.baud_milli,
            (unsigned long long)bench.char_ns);
     printf("  device=/dev/console timer_source=CLOCK_MONOTONIC instret_source=rdinstret\n");
-    printf("  tx_throughput_sizes=64,256,1024 tx_break_even_sizes=64,128,256 "
-           "tx_throughput_iters=%u\n", bench.iters);
+    print_list("tx_throughput_sizes", bench_tx_sizes, BENCH_NELEM(bench_tx_sizes));
+    print_list(" tx_break_even_sizes", bench_break_even_sizes,
+               BENCH_NELEM(bench_break_even_sizes));
+    printf(" tx_throughput_iters=%u\n", bench.iters);
     printf("  tx_baseline_drain_policy=tcdrain-after-each-write "
-           "tx_enqueue_policy=no-drain-during-measure-final-tcdrain-after tx_batch_drain_every=8\n");
-    printf("  tx_writev_fragments=4 tx_writev_fragment_size=64 tx_latency_size=1 "
-           "tx_latency_iters=%u\n", bench.iters);
-    printf("  fifo_matrix_sizes=1,15,16,17,31,32,33,48,49 fifo_matrix_iters=%u\n", bench.iters);
-    printf("  rx_mode=empty-nonblocking-eagain rx_fixed_mode=loopback-mcr rx_fixed_bytes=4096\n");
-    printf("  s42_payload=64 s43_interval_us=5000 s43_burst_bytes=4096 hart_count=1\n");
+           "tx_enqueue_policy=no-drain-during-measure-final-tcdrain-after tx_batch_drain_every=%u\n",
+           S12_BATCH);
+    printf("  tx_writev_fragments=%u tx_writev_fragment_size=%u tx_latency_size=%u "
+           "tx_latency_iters=%u\n", S13_FRAGMENTS, (unsigned)S13_FRAGMENT, S20_SIZE, bench.iters);
+    print_list("fifo_matrix_sizes", bench_fifo_sizes, BENCH_NELEM(bench_fifo_sizes));
+    printf(" fifo_matrix_iters=%u\n", bench.iters);
+    printf("  rx_mode=empty-nonblocking-eagain rx_fixed_mode=loopback-mcr rx_fixed_bytes=%u\n",
+           S31_BYTES);
+    printf("  s42_payload=%u s43_interval_us=%llu s43_burst_bytes=%u hart_count=%u\n",
+           S42_PAYLOAD, (unsigned long long)(S43_INTERVAL_NS / 1000), S43_BURST,
+           harts_count());
     return BENCH_PASS;
 }

@@ -1,6 +1,7 @@
 /* S10 and S14: write + tcdrain each iteration (the user's "sent and on
  * the wire" throughput), 100 iterations per size, every latency kept. */
 #include <stdio.h>
+#include "params.h"
 #include "tx_common.h"
 
 #define S10_SEED 10
@@ -28,13 +29,12 @@ static enum bench_status drain_each(const char *prefix, const unsigned *sizes, u
 /* Section task. */
 enum bench_status s10_throughput(void)
 {
-    static const unsigned sizes[] = { 64, 256, 1024 };
-    return drain_each("drain-each-size", sizes, 3, S10_SEED);
+    return drain_each("drain-each-size", bench_tx_sizes, BENCH_NELEM(bench_tx_sizes), S10_SEED);
 }
 
 /* Section task. */
 enum bench_status s14_break_even(void)
 {
-    static const unsigned sizes[] = { 64, 128, 256 };
-    return drain_each("break-even-size", sizes, 3, S14_SEED);
+    return drain_each("break-even-size", bench_break_even_sizes,
+                      BENCH_NELEM(bench_break_even_sizes), S14_SEED);
 }

@@ -3,13 +3,11 @@
 #include <stdio.h>
 #include "clock.h"
 #include "posix_io.h"
+#include "params.h"
 #include "tx_common.h"
 
 #define S11_SEED 11
 #define S12_SEED 12
-#define S12_BATCH 8U
-
-static const unsigned sizes[] = { 64, 256, 1024 };
 
 /* Section task: enqueue timing, then the final drain timed apart. */
 enum bench_status s11_enqueue(void)
@@ -18,8 +16,8 @@ enum bench_status s11_enqueue(void)
     enum bench_status st = BENCH_PASS;
     struct uart_counters c;
 
-    for (unsigned i = 0; i < 3; i++) {
-        unsigned size = sizes[i];
+    for (unsigned i = 0; i < BENCH_NELEM(bench_tx_sizes); i++) {
+        unsigned size = bench_tx_sizes[i];
         const uint8_t *p = bench_payload(size, S11_SEED);
         struct bench_tx tx = { 0 };
         struct bench_drain d = { 0 };
@@ -67,9 +65,9 @@ enum bench_status s12_batch(void)
     char tag[24], extra[48];
     enum bench_status st = BENCH_PASS;
 
-    for (unsigned i = 0; i < 3; i++) {
-        snprintf(tag, sizeof tag, "s12-size-%u", sizes[i]);
-        tx_run_loop(&r, tag, sizes[i], S12_BATCH, S12_SEED);
+    for (unsigned i = 0; i < BENCH_NELEM(bench_tx_sizes); i++) {
+        snprintf(tag, sizeof tag, "s12-size-%u", bench_tx_sizes[i]);
+        tx_run_loop(&r, tag, bench_tx_sizes[i], S12_BATCH, S12_SEED);
         snprintf(extra, sizeof extra, "batch=%u drains=%lu ", S12_BATCH,
                  (unsigned long)r.drain.calls);
         tx_print_policy("batch-drain", &r, extra);

@@ -7,11 +7,10 @@
 #include <string.h>
 #include "clock.h"
 #include "posix_io.h"
+#include "params.h"
 #include "tx_common.h"
 
 #define S13_SEED      13
-#define S13_FRAGMENTS 4
-#define S13_FRAGMENT  ((size_t)64)
 #define S13_SIZE      (S13_FRAGMENTS * S13_FRAGMENT)
 #define S13_NL_AT     31U   /* a '\n' in the middle of each fragment ... */
 #define S13_NL_END    (S13_FRAGMENT - 1U)   /* ... and at the end of the first */

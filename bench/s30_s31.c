@@ -7,11 +7,11 @@
 #include <stdio.h>
 #include "bench.h"
 #include "kernel.h"
+#include "params.h"
 #include "posix_io.h"
 #include "uart_loopback.h"
 
 #define S30_READ   16
-#define S31_BYTES  4096U
 #define S31_SEED   31
 
 /* Section task: one read on fd; PASS when it fails with EAGAIN. */

@@ -14,6 +14,7 @@
 #include "bench.h"
 #include "clock.h"
 #include "cpu_acct.h"
+#include "params.h"
 #include "posix_io.h"
 #include "stats.h"
 #include "tx_common.h"
@@ -205,13 +206,12 @@ static bool run_size(unsigned size)
 /* Runner, section task. */
 enum bench_status s41_cpu_work(void)
 {
-    static const unsigned sizes[] = { 64, 256, 1024 };
     bool ok = true;
 
     printf("  s41-method instret=rdinstret-minus-idle-and-rx-instret cycles=rdcycle "
            "cpu_util=non-idle-cycles/window excl_model=minus-wire-model-instret "
            "instret_scale=%u\n", 1U << cpu_instret_shift);
-    for (unsigned i = 0; i < 3; i++)
-        ok = run_size(sizes[i]) && ok;
+    for (unsigned i = 0; i < BENCH_NELEM(bench_tx_sizes); i++)
+        ok = run_size(bench_tx_sizes[i]) && ok;
     return ok ? BENCH_PASS : bench_fail("round-invalid");
 }

@@ -10,13 +10,13 @@
 #include "clock.h"
 #include "cpu_acct.h"
 #include "kernel.h"
+#include "params.h"
 #include "posix_io.h"
 #include "scheduler.h"
 #include "stats.h"
 #include "tx_common.h"
 
 #define S42_SEED        42
-#define S42_PAYLOAD     64U
 #define S42_CHUNK       1000U         /* kernel iterations between yields */
 #define S42_STACK_WORDS 1024
 #define S42_ROUNDS_MAX  8

@@ -12,13 +12,12 @@
 #include "clock.h"
 #include "crc32.h"
 #include "kernel.h"
+#include "params.h"
 #include "posix_io.h"
 #include "scheduler.h"
 #include "stats.h"
 
 #define S43_SEED        43
-#define S43_INTERVAL_NS 5000000ULL
-#define S43_BURST       4096U
 #define S43_GROUPS_MAX  5
 #define S43_SAMPLES_MAX 50
 #define S43_SERIES_MAX  (S43_GROUPS_MAX * S43_SAMPLES_MAX)

@@ -7,5 +7,8 @@
 unsigned harts_init(unsigned long boot_hartid);
 /* Any context: the id of the hart that runs the kernel. */
 unsigned long harts_boot_id(void);
+/* Any task: the harts the platform started (the boot hart and every
+ * parked one). */
+unsigned harts_count(void);
 
 #endif

@@ -59,6 +59,10 @@ void sched_yield(void);
 void sched_block(void);
 /* Any task: end another task that is not running (blocked or ready). */
 void task_kill(struct task *t);
+/* Interrupt handler (a watchdog), interrupts masked: end t, which has
+ * overrun: if it is the task the interrupt stopped, the interrupt returns
+ * into task_exit(); otherwise it is killed. */
+void task_abort_from_isr(struct task *t);
 /* Any task: end the current task. */
 _Noreturn void task_exit(void);
 

@@ -3,6 +3,7 @@
 #include "csr.h"
 #include "kernel.h"
 #include "scheduler.h"
+#include "trap.h"
 
 void switch_context(struct context *from, struct context *to);
 
@@ -169,6 +170,19 @@ void task_kill(struct task *t)
     if (t != current)
         t->state = TASK_DONE;
     irq_restore(f);
+}
+
+/* Interrupt handler, interrupts masked: end task t, which has overrun
+ * (a watchdog). The task the interrupt stopped is sent to task_exit()
+ * when the interrupt returns (it may be spinning, interrupts on); any
+ * other is killed (blocked or ready). */
+void task_abort_from_isr(struct task *t)
+{
+    struct trap_frame *f = trap_interrupted_frame();
+    if (t == current && f)
+        f->epc = (uint64_t)task_exit;
+    else
+        task_kill(t);
 }
 
 /* Any context (task or ISR). */

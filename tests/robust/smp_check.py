@@ -18,6 +18,8 @@ the log identical. Checks:
   vector, _start, hart_park) before it parks, and those advance the shared
   virtual clock and hart 0's position in it; these fields are masked and
   their offsets printed;
+- the manifest's hart_count says 1 and N (the platform's harts, from the
+  device tree): the one field that names the hart count after S00;
 - any other difference fails the test and is listed line by line.
 """
 import argparse
@@ -124,6 +126,10 @@ def main():
         print(f"-smp {n}: exit status {status} in {secs:.1f} s (log: {log})")
         health(f"-smp {n}", status, text, errors)
         runs[n] = text
+    for n in (1, args.smp):
+        if not re.search(r"^  s42_payload=.* hart_count=%d\r?$" % n, runs[n], re.M):
+            errors.append(f"-smp {n}: the manifest does not say hart_count={n}")
+        runs[n] = re.sub(r" hart_count=\d+", " hart_count=<harts>", runs[n])
     ref, ref_abs = mask(body(runs[1]))
     got, got_abs = mask(body(runs[args.smp]))
     if args.results_only:

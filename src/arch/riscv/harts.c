@@ -4,6 +4,7 @@
  * at once), so under icount their instructions would drive the virtual
  * clock; the boot hart moves each of them into hart_park with SBI HSM
  * hart_start, where they sleep in wfi with every interrupt disabled. */
+#include <stdint.h>
 #include "csr.h"
 #include "harts.h"
 #include "sbi.h"
@@ -33,4 +34,15 @@ unsigned harts_init(unsigned long boot_hartid)
 unsigned long harts_boot_id(void)
 {
     return boot_hart;
+}
+
+extern volatile uint32_t harts_parked;   /* start.S: each parked hart adds 1 */
+
+/* Any task (the manifest): the harts the platform started, the boot hart
+ * and those parked (1 on the D1). Counted by the harts themselves: no
+ * walk of the device tree, whose size grows with the hart count (boot
+ * work that depends on it shifts the timer phase of a one-hart run). */
+unsigned harts_count(void)
+{
+    return 1U + harts_parked;
 }

@@ -57,5 +57,19 @@ hart_park:
     sw      t1, 4(t0)
     sw      t1, 0(t0)
 #endif
+    /* Count itself in (harts_count): .data, which _start does not zero,
+     * so a hart that parks before the boot hart clears .bss still counts. */
+    .option push
+    .option norelax
+    la      t0, harts_parked
+    .option pop
+    li      t1, 1
+    amoadd.w zero, t1, (t0)
 3:  wfi
     j       3b
+
+    .section .data.harts, "aw"
+    .align  2
+    .globl  harts_parked
+harts_parked:
+    .word   0
