@@ -26,6 +26,8 @@ bool isa_has_ext(const char *ext);
  * value is copied into buf (at most n - 1 characters). */
 const char *bootarg(const char *key, char *buf, size_t n);
 
+/* Any context, interrupts masked: queued console output out, polled. */
+void console_flush_polled(void);
 /* Task context: push out a partial line of stdio output. */
 void console_flush(void);
 

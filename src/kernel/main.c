@@ -17,7 +17,6 @@
 extern uint64_t __stack_bottom[];
 void fault_inject_from_bootargs(void);
 void stdio_use_backend(void);
-void selftest_from_bootargs(void);
 
 /* Boot, hart 0, interrupts masked, on the boot stack (task "main"). */
 void kmain(unsigned long hartid, const void *fdt)
@@ -39,6 +38,5 @@ void kmain(unsigned long hartid, const void *fdt)
     posix_io_init();
     stdio_use_backend();
     fault_inject_from_bootargs();
-    selftest_from_bootargs();
-    kernel_exit(bench_run_all());
+    kernel_exit(bench_main());
 }

@@ -1,6 +1,5 @@
-/* Kernel self-tests chosen by the boot argument selftest=<name>; each
- * prints `selftest=<name> ... status=PASS|FAIL` and ends the run with
- * status 0 or 1. QEMU tests use them to check the scheduler and timer. */
+/* Kernel self-tests of the scheduler and the timer (selftest.h); the
+ * boot argument selftest=<name> chooses one (bench/selftests.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,6 +7,7 @@
 #include "cpu_acct.h"
 #include "kernel.h"
 #include "scheduler.h"
+#include "selftest.h"
 #include "timer.h"
 
 #define ST_TASKS        5
@@ -32,7 +32,7 @@ static void sleeper(void *arg)
 
 /* Main task: five tasks sleep to interleaved deadlines; they must wake
  * in deadline order (1, 3, 4, 2, 0). */
-static int selftest_sleep_order(void)
+int selftest_sleep_order(void)
 {
     static const int expect[ST_TASKS] = { 1, 3, 4, 2, 0 };
     sleep_base = clock_now_ns() + 100000;
@@ -66,7 +66,7 @@ static void overflower(void *arg)
 }
 
 /* Main task: expected to end in a panic naming task "overflower". */
-static int selftest_stack_overflow(void)
+int selftest_stack_overflow(void)
 {
     /* stacks[0..1] are contiguous: stacks[0] is the landing zone. */
     task_spawn(&tasks[0], "overflower", overflower, 0, stacks[1], ST_STACK_WORDS);
@@ -90,7 +90,7 @@ static void counter(void *arg)
 
 /* Main task: a double wake enqueues once; waking a finished task does
  * nothing; a task woken while it still runs does not lose the wake. */
-static int selftest_wakers(void)
+int selftest_wakers(void)
 {
     struct waker w = { &tasks[0] };
     int ok = 1;
@@ -125,7 +125,7 @@ static void count_fire(struct timer *t)
 
 /* Main task: 100 timers expire while this task computes without
  * yielding; every one must be delivered, none lost or merged. */
-static int selftest_busy_irq(void)
+int selftest_busy_irq(void)
 {
     static struct timer timers[ST_BUSY_TIMERS];
     struct cpu_totals a, b;
@@ -148,37 +148,4 @@ static int selftest_busy_irq(void)
            (unsigned long long)work, errno_seen == ST_ERRNO_MARK);
     return fired_count == ST_BUSY_TIMERS && b.isr.instret > a.isr.instret &&
            errno_seen == ST_ERRNO_MARK;
-}
-
-int selftest_loopback(void);
-int selftest_posix(void);
-int selftest_acct(void);
-int selftest_rx_overrun(void);
-
-/* Boot, main task: run the self-test named by selftest=, then exit. */
-void selftest_from_bootargs(void)
-{
-    static const struct {
-        const char *name;
-        int (*run)(void);
-    } tests[] = {
-        { "sleep-order", selftest_sleep_order }, { "stack-overflow", selftest_stack_overflow },
-        { "posix", selftest_posix },             { "loopback", selftest_loopback },
-        { "wakers", selftest_wakers },           { "busy-irq", selftest_busy_irq },
-        { "acct", selftest_acct },               { "rx-overrun", selftest_rx_overrun },
-    };
-    char name[24];
-    int ok = -1;
-
-    if (!bootarg("selftest", name, sizeof name))
-        return;
-    for (size_t i = 0; i < sizeof tests / sizeof tests[0] && ok < 0; i++)
-        if (strcmp(name, tests[i].name) == 0)
-            ok = tests[i].run();
-    if (ok < 0) {
-        printf("selftest=%s status=FAIL reason=unknown-selftest\n", name);
-        kernel_exit(1);
-    }
-    printf("selftest=%s status=%s\n", name, ok ? "PASS" : "FAIL");
-    kernel_exit(ok ? 0 : 1);
 }

@@ -19,6 +19,7 @@
 #include "cpu_acct.h"
 #include "csr.h"
 #include "kernel.h"
+#include "selftest.h"
 #include "timer.h"
 #include "uart_backend.h"
 

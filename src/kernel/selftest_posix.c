@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include "posix_io.h"
+#include "selftest.h"
 #include "clock.h"
 #include "timer.h"
 #include "uart_backend.h"

@@ -4,6 +4,7 @@
  * servicing RX: the FIFO overruns, the driver counts it. */
 #include <stdio.h>
 #include "kernel.h"
+#include "posix_io.h"
 #include "uart_backend.h"
 #include "uart_loopback.h"
 
@@ -12,13 +13,13 @@
 #define OVERRUN_BYTES 48U   /* three 16-byte FIFOs */
 #define OVERRUN_SEED  6
 
-/* Main task. */
+/* Main task (selftest=loopback). */
 int selftest_loopback(void)
 {
     struct uart_loopback_result r;
 
     console_flush();
-    uart_be_drain();
+    tcdrain(1);
     int rc = uart_loopback_run(LB_BYTES, LB_SEED, &r);
     printf("selftest=loopback backend=%s bytes=%lu crc_tx=0x%08lx crc_rx=0x%08lx mismatched=%lu "
            "rx_dropped=%llu rx_overruns=%llu\n", uart_be_name, (unsigned long)r.received,
@@ -27,13 +28,13 @@ int selftest_loopback(void)
     return rc == 0;
 }
 
-/* Main task. */
+/* Main task (selftest=rx-overrun). */
 int selftest_rx_overrun(void)
 {
     struct uart_loopback_result r;
 
     console_flush();
-    uart_be_drain();
+    tcdrain(1);
     int rc = uart_loopback_overrun(OVERRUN_BYTES, OVERRUN_SEED, &r);
     printf("selftest=rx-overrun backend=%s sent=%lu received=%lu crc_tx=0x%08lx "
            "crc_rx=0x%08lx mismatched=%lu rx_overruns=%llu rx_dropped=%llu\n", uart_be_name,

@@ -1,0 +1,42 @@
+/* The run's entry: the self-test the boot argument selftest=<name> names,
+ * instead of the benchmark, or the benchmark. A self-test prints
+ * `selftest=<name> ... status=PASS|FAIL` and the run ends with status 0
+ * or 1; QEMU tests use them to check the scheduler, the timer, the CPU
+ * accounting, the POSIX layer and the UART. */
+#include <stdio.h>
+#include <string.h>
+#include "bench.h"
+#include "kernel.h"
+#include "selftest.h"
+
+int selftest_loopback(void);
+int selftest_rx_overrun(void);
+
+static const struct {
+    const char *name;
+    int (*run)(void);
+} tests[] = {
+    { "sleep-order", selftest_sleep_order }, { "stack-overflow", selftest_stack_overflow },
+    { "posix", selftest_posix },             { "loopback", selftest_loopback },
+    { "wakers", selftest_wakers },           { "busy-irq", selftest_busy_irq },
+    { "acct", selftest_acct },               { "rx-overrun", selftest_rx_overrun },
+};
+
+/* Main task (kmain): the self-test, or every selected section; returns
+ * the exit status. */
+int bench_main(void)
+{
+    char name[24];
+
+    if (!bootarg("selftest", name, sizeof name))
+        return bench_run_all();
+    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
+        if (strcmp(name, tests[i].name) == 0) {
+            int ok = tests[i].run();
+            printf("selftest=%s status=%s\n", name, ok ? "PASS" : "FAIL");
+            return ok ? 0 : 1;
+        }
+    }
+    printf("selftest=%s status=FAIL reason=unknown-selftest\n", name);
+    return 1;
+}

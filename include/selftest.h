@@ -1,0 +1,15 @@
+/* The kernel's self-tests, each run instead of the benchmark when the boot
+ * argument selftest=<name> names it (bench/selftests.c). Each prints
+ * `selftest=<name> ...` lines and returns 1 when it passed, 0 when not.
+ * Main task, interrupts enabled. */
+#ifndef SELFTEST_H
+#define SELFTEST_H
+
+int selftest_sleep_order(void);      /* sleepers wake in deadline order */
+int selftest_stack_overflow(void);   /* a broken stack guard panics (never returns) */
+int selftest_wakers(void);           /* repeated wakes enqueue once */
+int selftest_busy_irq(void);         /* interrupts in a busy loop, errno kept */
+int selftest_acct(void);             /* CPU accounting exact to the instruction */
+int selftest_posix(void);            /* POSIX error cases */
+
+#endif
