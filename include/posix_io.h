@@ -175,7 +175,17 @@ void posix_io_get_stats(struct posix_io_stats *out);
  * posix_io_init disarms it. */
 void posix_io_fault_write(int after, int err);
 
-/* Internal to src/io (posix.c <-> posix_tty.c), not for callers. */
+/* The kernel's console (stdio's lines, the panic report): n bytes with
+ * '\n' as "\r\n" whatever the device's termios (the log is read as a
+ * terminal's). Task: through the driver, blocking. Any context: polled
+ * (before the driver is up, interrupts masked). */
+void posix_console_out(const char *s, size_t n);
+void posix_console_polled(const char *s, size_t n);
+
+/* Internal to src/io (posix.c, posix_tty.c, onlcr.c), not for callers. */
+ssize_t posix_be_put(const void *p, size_t n, bool nonblock);
+ssize_t posix_out_onlcr(const struct iovec *iov, int cnt, bool nonblock);
+void posix_onlcr_reset(void);
 bool posix_fd_valid(int fd);
 void posix_fd_set_nonblock(int fd, bool on);
 void posix_files_init(void);

@@ -1,6 +1,6 @@
 /* File descriptors on the UART terminal: open, close, read, write, writev,
- * fcntl and the output processing (ONLCR) shared by write and writev.
- * Termios and ioctl live in posix_tty.c; posix_io.h has the semantics. */
+ * fcntl. Output processing (ONLCR) is onlcr.c's, termios and ioctl
+ * posix_tty.c's; posix_io.h has the semantics. */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <string.h>
@@ -26,8 +26,6 @@ static struct posix_file files[POSIX_FD_MAX] = {
 
 static const char *const dev_names[] = { "/dev/console", "/dev/ttyS0" };
 
-/* An inserted '\r' went out without its '\n' (a write was cut between). */
-static bool cr_sent;
 
 /* Any task: set errno, return -1. */
 static int fail(int err)
@@ -61,7 +59,7 @@ bool posix_fd_valid(int fd)
 /* Boot or host test (posix_io_init): the boot state of the fd table. */
 void posix_files_init(void)
 {
-    cr_sent = false;
+    posix_onlcr_reset();
     for (int fd = 0; fd < POSIX_FD_MAX; fd++)
         files[fd] = (struct posix_file){ fd < STDIO_FDS, O_RDWR };
 }
@@ -118,73 +116,6 @@ ssize_t POSIX_NAME(read)(int fd, void *buf, size_t n)
     return r < 0 ? fail((int)-r) : r;
 }
 
-/* Any task (write path): user bytes a short write of acc of the len
- * translated bytes in buf consumed. An inserted '\r' is the one right
- * before a '\n'; if acc ends between the two, the '\r' is marked sent. */
-static size_t onlcr_consumed(const char *buf, size_t len, size_t acc)
-{
-    size_t user = 0;
-    for (size_t p = 0; p < acc; p++, user++) {
-        if (buf[p] == '\r' && p + 1 < len && buf[p + 1] == '\n') {
-            if (p + 1 == acc) {
-                cr_sent = true;
-                break;
-            }
-            p++;
-        }
-    }
-    return user;
-}
-
-/* Any task (write path): one backend write; a taken byte ends any pending
- * "\r sent" state. Bytes accepted or -errno. */
-static ssize_t be_put(const void *p, size_t n, bool nonblock)
-{
-    ssize_t r = uart_be_write(p, n, nonblock);
-    if (r > 0)
-        cr_sent = false;
-    return r;
-}
-
-/* Any task (write path): ONLCR output, POSIX_IO_CHUNK user bytes at a
- * time translated into a stack buffer with room for "\r\n" for each, so
- * a gathered chunk is one backend write whatever its newlines; stops at
- * the first short write. User bytes or -errno. */
-static ssize_t out_onlcr(const struct iovec *iov, int cnt, bool nonblock)
-{
-    char buf[2 * POSIX_IO_CHUNK];
-    bool skip_cr = cr_sent;
-    size_t done = 0, off = 0;
-    int i = 0;
-    while (i < cnt) {
-        size_t len = 0, taken = 0;
-        while (i < cnt && taken < POSIX_IO_CHUNK) {
-            if (off == iov[i].iov_len) {
-                i++, off = 0;
-                continue;
-            }
-            char c = ((const char *)iov[i].iov_base)[off];
-            if (c == '\n' && !skip_cr)
-                buf[len++] = '\r';
-            skip_cr = false;
-            buf[len++] = c;
-            off++, taken++;
-        }
-        if (len == 0)
-            break;
-        ssize_t r = be_put(buf, len, nonblock);
-        if (r < 0)
-            return done ? (ssize_t)done : r;
-        if ((size_t)r < len) {
-            done += onlcr_consumed(buf, len, (size_t)r);
-            /* At most an inserted '\r' went out: no user byte, EAGAIN. */
-            return done ? (ssize_t)done : -EAGAIN;
-        }
-        done += taken;
-    }
-    return (ssize_t)done;
-}
-
 /* Any task (write path): raw output. Runs of two or more vectors that fit
  * in one chunk are gathered into one backend write; a lone vector goes
  * straight from the caller's memory. Stops at the first short write. */
@@ -209,7 +140,7 @@ static ssize_t out_raw(const struct iovec *iov, int cnt, bool nonblock)
         }
         if (len == 0)
             continue;
-        ssize_t r = be_put(p, len, nonblock);
+        ssize_t r = posix_be_put(p, len, nonblock);
         if (r < 0)
             return done ? (ssize_t)done : r;
         done += (size_t)r;
@@ -227,8 +158,8 @@ static ssize_t out(const struct posix_file *f, const struct iovec *iov, int cnt)
     int err;
     if (posix_fault_after >= 0 && posix_fault_write_due(&err))
         return err ? fail(err) : 0;
-    ssize_t r = posix_tty_onlcr() ? out_onlcr(iov, cnt, nonblock)
-                : cnt == 1        ? be_put(iov->iov_base, iov->iov_len, nonblock)
+    ssize_t r = posix_tty_onlcr() ? posix_out_onlcr(iov, cnt, nonblock)
+                : cnt == 1        ? posix_be_put(iov->iov_base, iov->iov_len, nonblock)
                                   : out_raw(iov, cnt, nonblock);
     return r < 0 ? fail((int)-r) : r;
 }

@@ -1,10 +1,10 @@
-/* picolibc stdio on the selected UART backend: stdout, stderr and stdin
- * share one stream; output is collected per line and handed to the
- * backend in one write; '\n' goes out as "\r\n" like a terminal with
- * ONLCR. Before the backend is up, output is polled. */
+/* picolibc stdio on the console: stdout, stderr and stdin share one
+ * stream; output is collected per line and handed to the POSIX layer's
+ * console output in one go ('\n' goes out as "\r\n" there, like a
+ * terminal with ONLCR). Before the driver is up, output is polled. */
 #include <stdbool.h>
 #include <stdio.h>
-#include "board_info.h"
+#include "posix_io.h"
 #include "uart_backend.h"
 
 #define STDIO_LINE_MAX 256
@@ -16,12 +16,10 @@ static bool backend_up;
 /* Task context: hand the collected line to the backend (or poll it out). */
 static void line_flush(void)
 {
-    if (backend_up) {
-        uart_be_write(line, line_len, false);
-    } else {
-        for (unsigned i = 0; i < line_len; i++)
-            uart_be_putc_polled(line[i]);
-    }
+    if (backend_up)
+        posix_console_out(line, line_len);
+    else
+        posix_console_polled(line, line_len);
     line_len = 0;
 }
 
@@ -29,10 +27,8 @@ static void line_flush(void)
 static int stdio_put(char c, FILE *f)
 {
     (void)f;
-    if (c == '\n')
-        line[line_len++] = '\r';
     line[line_len++] = c;
-    if (c == '\n' || line_len >= STDIO_LINE_MAX - 1)
+    if (c == '\n' || line_len == STDIO_LINE_MAX)
         line_flush();
     return (unsigned char)c;
 }

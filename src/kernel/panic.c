@@ -2,9 +2,11 @@
  * masked and from a trap, then exit with EXIT_PANIC. Never a silent hang. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include "board_info.h"
 #include "csr.h"
 #include "kernel.h"
+#include "posix_io.h"
 #include "scheduler.h"
 #include "uart_backend.h"
 
@@ -26,11 +28,7 @@ static const char *const exc_names[16] = {
 /* Panic path: print a NUL-terminated string polled, \n as \r\n. */
 static void panic_puts(const char *s)
 {
-    for (; *s; s++) {
-        if (*s == '\n')
-            uart_be_putc_polled('\r');
-        uart_be_putc_polled(*s);
-    }
+    posix_console_polled(s, strlen(s));
 }
 
 /* Panic path: printf-style formatting into a stack buffer, polled out. */
