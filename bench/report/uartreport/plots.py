@@ -8,7 +8,7 @@ why. Called by report.py.
 import os
 
 from .model import num
-from .tables import S21_SIZES
+from .tables import s21_sizes
 
 WIDTH_IN, HEIGHT_IN, DPI = 12, 7, 100
 
@@ -74,11 +74,12 @@ def cdf_s21(ans, labels, outdir):
         """S21 raw samples (ms) of one size in a log."""
         lat = an.latency.get("s21-fifo-size-%s" % size)
         return lat.samples_ms if lat else []
-    if not any(series(an, s) for an in ans for s in S21_SIZES):
+    sizes = s21_sizes(ans)[:9]            # a 3 x 3 grid
+    if not any(series(an, s) for an in ans for s in sizes):
         return None, "no log has raw S21 samples (samples tag=s21-fifo-size-N)"
     fig = _figure()
     fig.subplots_adjust(hspace=0.45, bottom=0.12)
-    for i, size in enumerate(S21_SIZES):
+    for i, size in enumerate(sizes):
         ax = fig.add_subplot(3, 3, i + 1)
         drawn = [series(an, size) for an in ans if series(an, size)]
         for an, lb in zip(ans, labels):
@@ -131,7 +132,7 @@ def fifo_boundary(ans, labels, outdir):
     """S21 P50 (solid) and P99 (dashed) latency by size, one colour per log."""
     rows = []
     for an, lb in zip(ans, labels):
-        pts = [(int(s), an.latency.get("s21-fifo-size-%s" % s)) for s in S21_SIZES]
+        pts = [(int(s), an.latency.get("s21-fifo-size-%s" % s)) for s in s21_sizes(ans)]
         pts = [(s, l) for s, l in pts if l is not None and "p50" in l.values]
         if pts:
             rows.append((an, lb, pts))

@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 from .model import num
 from .analysis import DISAGREE, NOT_RECOMPUTABLE, P99_IS_MAX
 
-S21_SIZES = ("1", "15", "16", "17", "31", "32", "33", "48", "49")
 
 
 @dataclass
@@ -163,10 +162,20 @@ def _lat_cell(an, lat, key):
     return Cell("%s (%s ch)%s" % (fmt(ms), fmt(ms / an.char_ms), " " + mark if mark else ""), ms)
 
 
+def s21_sizes(ans):
+    """The S21 sizes, as strings, ascending: the manifests' fifo_matrix_sizes
+    (ours and StarryOS' print it), else the sizes of the S21 summaries."""
+    sizes = _union(an.log.manifest.get("fifo_matrix_sizes", "").split(",") for an in ans)
+    if not any(s.isdigit() for s in sizes):
+        sizes = _union([t.rsplit("-", 1)[-1] for t in an.latency
+                        if t.startswith("s21-fifo-size-")] for an in ans)
+    return sorted((s for s in sizes if s.isdigit()), key=int)
+
+
 def latency_rows(ans):
     """S20/S21: P50, P99, max (ms and character times) and P99/P50."""
     tags = [("S20 1 B", "s20-single-byte")]
-    tags += [("S21 %s B" % s, "s21-fifo-size-%s" % s) for s in S21_SIZES]
+    tags += [("S21 %s B" % s, "s21-fifo-size-%s" % s) for s in s21_sizes(ans)]
     extra = _union([t for t, l in an.latency.items() if l.section == "S21"
                     and t not in dict(tags).values()] for an in ans)
     tags += [("S21 " + t, t) for t in extra]
