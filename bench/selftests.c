@@ -11,6 +11,7 @@
 
 int selftest_loopback(void);
 int selftest_rx_overrun(void);
+int selftest_writers(void);
 
 static const struct {
     const char *name;
@@ -20,6 +21,7 @@ static const struct {
     { "posix", selftest_posix },             { "loopback", selftest_loopback },
     { "wakers", selftest_wakers },           { "busy-irq", selftest_busy_irq },
     { "acct", selftest_acct },               { "rx-overrun", selftest_rx_overrun },
+    { "writers", selftest_writers },
 };
 
 /* Main task (kmain): the self-test, or every selected section; returns

@@ -17,6 +17,7 @@
 #include <errno.h>
 #include "clock.h"
 #include "csr.h"
+#include "timer.h"
 #include "uart_port.h"
 
 #ifndef UART_TX_RING_SIZE
@@ -148,7 +149,10 @@ static size_t push_kick(struct uart_port *p, const uint8_t *b, size_t n)
 {
     size_t k = ring_push(&p->tx, b, n < UINT32_MAX ? (uint32_t)n : UINT32_MAX);
     p->ctr.user_acc += k;
+    p->tx_in += k;
     kick(p);
+    if (__builtin_expect(waitq_active(&p->drain), 0))
+        waitq_wake_all(&p->drain);         /* their bytes are not the last any more */
     return k;
 }
 
@@ -194,39 +198,62 @@ size_t engine_write(struct uart_port *p, const uint8_t *buf, size_t n, bool nonb
     return done;
 }
 
-/* waitq_wait's condition (task, interrupts masked): the TX interrupt is
- * off again (the FIFO-empty event came, or the ring ran dry). */
+/* engine_drain's condition (waitq_wait, task, interrupts masked): the TX
+ * interrupt is off again (the FIFO-empty event came, or the ring ran
+ * dry), or a later write woke the drainers (waitq_wait checks again). */
 static bool tx_stopped(void *arg)
 {
     (void)arg;
     return tx_state != TX_ON;
 }
 
-/* Task: until the ring is empty and the FIFO empty (the FIFO says so, or
- * the TX interrupt, asked for if it is off, sees it). The empty ring
- * restarts at offset 0, so writes after a drain find it at the same
- * position (their copies keep the caller's alignment). */
+/* Task: until the caller's bytes (those before tx_in at the call) are in
+ * the FIFO. With nothing written after them: until the ring is empty and
+ * the FIFO empty (the FIFO says so, or the TX interrupt, asked for if it
+ * is off, sees it). With later writers' bytes behind them: a timer sleep
+ * until the refills have taken them at the line's rate (a write wakes
+ * waiting drainers, so one that waited for the FIFO to empty learns of
+ * it). The empty ring restarts at offset 0, so writes after a drain find
+ * it at the same position (their copies keep the caller's alignment). */
 int engine_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *fifo_empty_ns)
 {
+    uint64_t target = p->tx_in;
+
     for (;;) {
         unsigned long f = irq_save();
-        if (tx_state != TX_ON && ring_used(&p->tx) == 0) {
+        uint32_t used = ring_used(&p->tx);
+        uint64_t out = p->tx_in - used, now = clock_now_ns();
+        if (used && out >= target) {
+            *fifo_empty_ns = now;
+            irq_restore(f);
+            return DRAIN_IN_FIFO;
+        }
+        if (out < target && p->tx_in > target) {   /* later bytes behind the caller's */
+            irq_restore(f);
+            uint64_t due = now + (target - out) * p->char_ns;
+            if (now >= deadline_ns)
+                return -ETIMEDOUT;
+            sleep_until(due < deadline_ns ? due : deadline_ns);
+            continue;
+        }
+        if (tx_state != TX_ON && used == 0) {
             ring_reset(&p->tx);
             if (tx_state != TX_EMPTY && uart_lower.tx_empty(&p->hw)) {
                 irq_restore(f);
-                return 0;
+                return DRAIN_IDLE;
             }
             if (tx_state != TX_EMPTY && uart_lower.tx_room(&p->hw) == p->hw.fifo_depth)
                 tx_enter(p, TX_EMPTY);      /* FIFO empty now: only the shifter */
             if (tx_state == TX_EMPTY) {
                 *fifo_empty_ns = empty_ns;
                 irq_restore(f);
-                return 1;
+                return DRAIN_FIFO_EMPTY;
             }
             tx_enter(p, TX_ON);               /* ask for the FIFO-empty event */
         }
         irq_restore(f);
-        if (waitq_wait(&p->drain, tx_stopped, 0, deadline_ns) == -ETIMEDOUT)
+        if (waitq_wait(&p->drain, tx_stopped, 0, deadline_ns) == -ETIMEDOUT &&
+            p->tx_in == target)
             return -ETIMEDOUT;
     }
 }

@@ -58,21 +58,34 @@ int uart_be_init(uint32_t irq)
     return (uart_engine.flags & ENGINE_RX_POLLED) ? 0 : irq_register(irq, tty_isr, p);
 }
 
-/* Task. */
+static bool turn_free(void *arg) { return !((struct uart_port *)arg)->writing; }
+
+/* Task: one writer at a time, so that a write's bytes go out together
+ * (as Linux's tty layer serialises writers): a second writer waits, or
+ * gets -EAGAIN when non-blocking. Tasks switch only where they block and
+ * no interrupt handler writes, so the flag needs no masking on one hart. */
 ssize_t uart_be_write(const void *buf, size_t n, bool nonblock)
 {
     struct uart_port *p = &uart_port;
+    if (p->writing && (nonblock || waitq_wait(&p->writer_turn, turn_free, p, 0) != 0))
+        return -EAGAIN;
+    p->writing = true;
     p->ctr.user_calls++;
     p->ctr.user_req += n;
     size_t done = engine_write(p, buf, n, nonblock);
+    p->writing = false;
+    waitq_wake_all(&p->writer_turn);
     return done || n == 0 ? (ssize_t)done : -EAGAIN;
 }
 
-/* Task: the tcdrain rule. The engine waits until nothing is queued and
- * the FIFO is empty; a 16550 has no "shifter empty" interrupt, so then
- * sleep until the last stop bit is due and confirm TEMT (where the IP has
- * it), a few character times at most; bounded by the queued bytes' line
- * time twice over plus a margin. */
+/* Task: the tcdrain rule: every byte written before the call has left
+ * the wire. The engine waits until they have all reached the FIFO. If
+ * nothing else was queued, the FIFO then empties: a 16550 has no "shifter
+ * empty" interrupt, so sleep until the last stop bit is due and confirm
+ * TEMT (where the IP has it), a few character times at most. If other
+ * writers' bytes follow, the caller's are out a FIFO's and a shifter's
+ * character times after they were all in it. Bounded by the queued bytes'
+ * line time twice over plus a margin. */
 int uart_be_drain(void)
 {
     struct uart_port *p = &uart_port;
@@ -81,11 +94,15 @@ int uart_be_drain(void)
 
     p->ctr.drain_calls++;
     int rc = engine_drain(p, deadline, &empty_ns);
-    if (rc == 1 && !(uart_lower.caps & UART_CAP_TEMT)) {
+    if (rc == DRAIN_IN_FIFO) {                /* behind a FIFO at most, and the shifter */
+        sleep_until(empty_ns + (p->hw.fifo_depth + 1U) * p->char_ns);
+        return 0;
+    }
+    if (rc == DRAIN_FIFO_EMPTY && !(uart_lower.caps & UART_CAP_TEMT)) {
         sleep_until(empty_ns + p->char_ns);   /* nothing to confirm it with */
         return 0;
     }
-    for (int t = 0; rc == 1; t++) {
+    for (int t = 0; rc == DRAIN_FIFO_EMPTY; t++) {
         if (uart_lower.tx_empty(&p->hw))
             return 0;
         if (t == DRAIN_TEMT_TRIES)

@@ -32,7 +32,12 @@ struct uart_port {
     struct waitq tx_space;        /* writers waiting for TX ring space */
     struct waitq drain;           /* drainers waiting for the FIFO to empty */
     struct waitq rx_data;         /* readers waiting for received bytes */
+    struct waitq writer_turn;     /* writers waiting for the one writing */
+    volatile bool writing;        /* a write is in the engine (one at a time) */
     volatile uint32_t tx_wanted;  /* free TX bytes the waiting writers need (the least) */
+    uint64_t tx_in;               /* engine: bytes taken by writes since boot (those out
+                                     of the ring: tx_in less its bytes; a drain's target
+                                     is tx_in at its call) */
     struct uart_counters ctr;     /* engine: TX fields; core: the rest */
 };
 
@@ -61,12 +66,18 @@ size_t engine_write(struct uart_port *p, const uint8_t *buf, size_t n, bool nonb
  * an entry with nothing pending (DW IIR 0xC1) that the engine may use to
  * refill if it sends. */
 void engine_tx_irq(struct uart_port *p, bool spurious);
-/* Task: wait until the engine has nothing queued and the FIFO is empty,
- * by deadline_ns where the design has a bound. 0: the transmitter is
- * idle (TEMT seen); 1: the FIFO emptied at *empty_ns and the shifter may
- * still be sending its last byte (the core's tcdrain rule takes over);
- * -ETIMEDOUT. */
-int engine_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *empty_ns);
+/* Task: wait until every byte written before the call has reached the
+ * FIFO, by deadline_ns where the design has a bound. DRAIN_IDLE: the
+ * transmitter is idle (TEMT seen); DRAIN_FIFO_EMPTY: nothing is queued and
+ * the FIFO emptied at *at_ns, the shifter may still be sending its last
+ * byte; DRAIN_IN_FIFO: the caller's bytes were all in the FIFO at *at_ns,
+ * later writers' bytes behind them (the line stays busy: they are out a
+ * FIFO's and a shifter's character times later); -ETIMEDOUT. The core's
+ * tcdrain rule takes over from there. */
+#define DRAIN_IDLE       0
+#define DRAIN_FIFO_EMPTY 1
+#define DRAIN_IN_FIFO    2
+int engine_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *at_ns);
 /* Task: bytes the engine holds that are not in the FIFO yet. */
 size_t engine_queued(struct uart_port *p);
 /* Task, interrupts masked: the counter fields the design derives
