@@ -16,6 +16,8 @@ TPUT = ("S10", "S12", "S13", "S14")
 # Figures that are whole-number arithmetic of whole numbers: no rounding allowed.
 EXACT = ("bytes", "user_bytes", "total_size", "drain_calls", "drains", "expected_bytes",
          "instret_delta")
+# Counts of a TX loop that a failed write (write_errno != 0) ends early: at most the figure.
+CUT_BY_ERROR = ("bytes", "user_bytes", "drain_calls")
 
 
 class _Missing(Exception):
@@ -156,9 +158,16 @@ def arithmetic(ctx):
                 except (_Missing, ArithmeticError):  # an input absent, or out of range
                     continue
                 name = "%s.%s" % (ident(rec, "size", "round", "op", "chunk"), printed)
-                if not (rec.num(printed) == value if key in EXACT else
-                        stats.agrees(rec.get(printed), value, slack)):
+                if key in CUT_BY_ERROR and rec.get("write_errno", "0") != "0":
+                    if not rec.num(printed) <= value:
+                        ctx.fail(sid, name, "printed %s, more than %s = %d, the most a loop cut "
+                                 "by write_errno=%s can reach" % (rec.get(printed), how, value,
+                                                                 rec.get("write_errno")))
+                elif not (rec.num(printed) == value if key in EXACT else
+                          stats.agrees(rec.get(printed), value, slack)):
                     ctx.fail(sid, name, "printed %s, %s = %.6g" % (rec.get(printed), how, value))
+    if log.flavor == "ours":
+        _s13(ctx)
     _s31(ctx)
     _s41_counts(ctx)
     _s43(ctx)
@@ -191,6 +200,22 @@ def _s41_counts(ctx):
             ctx.fail("S41", ident(rec, "size", "round") + ".instret_delta",
                      "printed %d, rdinstret_delta // instret_scale - idle_instret - rx_instret "
                      "= %d (or one less)" % (got, want))
+
+
+def _s13(ctx):
+    """S13 (ours): the wire bytes are the user bytes plus one CR per newline
+    sent (ONLCR), newlines_per_write per whole write, at most that many in
+    the part of a write a failed one left."""
+    for rec in ctx.log.records("S13", kind="policy"):
+        user, wire, size, nl = (series.uint(rec.get(k, "")) for k in (
+            "user_bytes", "bytes", "total_size", "newlines_per_write"))
+        if None in (user, wire, size, nl) or not size:
+            continue
+        low, high = user // size * nl, -(-user // size) * nl
+        if not low <= wire - user <= high:
+            ctx.fail("S13", ident(rec, "size") + ".bytes", "printed %d for user_bytes=%d: "
+                     "%d CRs added, not %d..%d (newlines_per_write=%d per write of %d)"
+                     % (wire, user, wire - user, low, high, nl, size))
 
 
 def _s31(ctx):

@@ -163,7 +163,7 @@ class Doctored(LogCase):
         end = b"payload-end=s13-writev bytes=%d crc32=0x%08x" % (len(mapped), zlib.crc32(mapped))
         data = self.log.replace(body + b"\r\n  payload-end=s13-writev bytes=2560 crc32=0x23df9b60",
                                 mapped + b"\r\n  " + end)
-        self.assertEqual(check(data).findings, [])
+        self.assertEqual([f for f in check(data).findings if f.key == "payload-end=s13-writev"], [])
         broken = data.replace(mapped, mapped[:-1] + b"\r")
         self.found(check(broken), "S13", "payload-end=s13-writev", "mismatch")
 
