@@ -23,16 +23,22 @@ MONOTONE = ("user_calls", "user_req", "user_acc", "ring_pop_calls", "ring_pop_by
             "hw_send_calls", "hw_send_bytes", "hw_send_zero", "tx_irqs")
 
 
-def _sets(log):
-    """(section, name, {counter: number}) of every TX counter snapshot in the log."""
-    out = []
+def _sets(ctx):
+    """(section, name, {counter: number}) of every TX counter snapshot in the log.
+
+    S40's records are one snapshot: a counter two of them print (queued_at_reset)
+    must be the same in both.
+    """
+    log, out = ctx.log, []
     for rec in log.records("S11", kind="diag", tag="s11-txdbg"):
         out.append(("S11", "s11-txdbg(phase=%s,size=%s)" % (rec.get("phase"), rec.get("size")),
                     {k: num(v) for k, v in rec.kv.items() if num(v) is not None}))
     merged = {}
     for rec in log.records("S40", kind="counter") + log.records("S40", kind="proxy"):
-        if rec.tag != "wire-model":
-            merged.update({k: num(v) for k, v in rec.kv.items() if num(v) is not None})
+        for key, value in ((k, num(v)) for k, v in rec.kv.items() if rec.tag != "wire-model"):
+            if value is not None and merged.setdefault(key, value) != value:
+                ctx.fail("S40", "%s.%s" % (rec.tag, key), "%s, but an earlier record of the "
+                         "same snapshot says %d" % (rec.get(key), merged[key]))
     if "user_acc" in merged:
         out.append(("S40", "counter", merged))
     return out
@@ -41,7 +47,7 @@ def _sets(log):
 def counters(ctx):
     """General invariants for every snapshot, the async backend's exact ones for ours."""
     log = ctx.log
-    sets = _sets(log)
+    sets = _sets(ctx)
     if not sets:
         ctx.na("no TX counters in this log (backend %s)" % log.manifest.get("backend", "?"))
         return

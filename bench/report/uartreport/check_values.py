@@ -159,8 +159,8 @@ def arithmetic(ctx):
                     continue
                 name = "%s.%s" % (ident(rec, "size", "round", "op", "chunk"), printed)
                 if key in CUT_BY_ERROR and rec.get("write_errno", "0") != "0":
-                    if not rec.num(printed) <= value:
-                        ctx.fail(sid, name, "printed %s, more than %s = %d, the most a loop cut "
+                    if rec.num(printed) is None or rec.num(printed) > value:
+                        ctx.fail(sid, name, "printed %s, more than %s = %.6g, the most a loop cut "
                                  "by write_errno=%s can reach" % (rec.get(printed), how, value,
                                                                  rec.get("write_errno")))
                 elif not (rec.num(printed) == value if key in EXACT else
@@ -197,7 +197,7 @@ def _s41_counts(ctx):
             continue
         want = raw // scale - idle - rx
         if not want - 1 <= got <= want:
-            ctx.fail("S41", ident(rec, "size", "round") + ".instret_delta",
+            ctx.fail("S41", "%s.%s" % (ident(rec, "size", "round"), rec.name("instret_delta")),
                      "printed %d, rdinstret_delta // instret_scale - idle_instret - rx_instret "
                      "= %d (or one less)" % (got, want))
 
