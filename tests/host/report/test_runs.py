@@ -6,7 +6,7 @@ import tempfile
 import unittest
 
 import _common
-from _doctor import ASYNC, CONSOLE, real, setv, starry, sub
+from _doctor import ASYNC, CONSOLE, real, setv, starry, sub, value
 from uartreport import runs, tables
 from uartreport.parse import parse_bytes
 from uartreport.recompute import analyze
@@ -101,8 +101,9 @@ class OperatingPoint(unittest.TestCase):
             self.assertEqual(res.returncode, 0, res.stderr)
             with open(os.path.join(out, "report.md"), encoding="utf-8") as fh:
                 text = fh.read()
-        self.assertIn("| Metric | qemu-virt/async/wire-115200/16<br>CPU unknown, icount shift 0, "
-                      "wire 115200/16, quick scale |", text)
+        man = {k: value(real(ASYNC), rb"", k, "S00") for k in ("board", "backend", "wire_model")}
+        self.assertIn("| Metric | {board}/{backend}/wire-{wire_model}<br>CPU unknown, icount "
+                      "shift 0, wire {wire_model}, quick scale |".format(**man), text)
         self.assertIn("◇ the logs compared in the marked rows differ in CPU clock, icount shift",
                       text)
         self.assertIn("| icount shift | 0 | 6 |", text)
