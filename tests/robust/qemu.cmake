@@ -58,6 +58,4 @@ endforeach()
 # compared (statuses, payload CRCs, byte counts), not the timing figures.
 
 # Their logs are checked after them by qemu.logs-check (tests/qemu).
-get_property(robust_log_tests DIRECTORY PROPERTY TESTS)
-list(FILTER robust_log_tests INCLUDE REGEX "^robust\\.(rx-flood|smp)\\.")
-set_tests_properties(${robust_log_tests} PROPERTIES FIXTURES_SETUP uartbench-logs)
+uartbench_log_tests("^robust\\.(rx-flood|smp)\\.")

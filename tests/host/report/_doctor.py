@@ -2,7 +2,7 @@
 
 real() reads a fixture; value()/number() read a field of a record line,
 setv() edits it, sub() and drop() edit by regex, cut_section() removes a
-section; check() runs the checker on the result; LogCase.found() asserts
+section, witness()/rewitness() find and replace a payload witness; check() runs the checker on the result; LogCase.found() asserts
 one finding by section, key and kind of problem. The edits find what they
 change by record and field, never by a value of the fixture, so that a
 regeneration of the fixtures (data/ours/regen-fixtures) changes no test.
@@ -10,6 +10,7 @@ regeneration of the fixtures (data/ours/regen-fixtures) changes no test.
 
 import re
 import unittest
+import zlib
 
 import _common
 from uartreport.check import check_log
@@ -22,6 +23,8 @@ FAULT_S10 = "qemu-virt-async-write-fault-S10-quick.log"  # write_fault=S10:3, se
 FAULT_S13 = "qemu-virt-async-write-fault-S13-quick.log"  # write_fault=S13:4:11, sections=S13
 REAL = (ASYNC, CONSOLE, NOWIRE, FAULT_S10, FAULT_S13)
 HEADER_RE = rb"^=== \[(S\d\d)\] "
+WITNESS_RE = rb"  payload-begin=(%s)\r\n(?s:(.*?))\r\n  payload-end=\1 [^\r\n]*\r\n"
+ANY_WITNESS = WITNESS_RE % rb"\S+"
 
 
 def real(name):
@@ -100,6 +103,20 @@ def setv(data, start, key, new, count=1, section=None):
         a, b = m.start() + old.start(2), m.start() + old.end(2)
         data = data[:a] + text + data[b:]
     return data
+
+
+def witness(data, tag):
+    """The match of witness tag in data (group 2: its payload bytes)."""
+    return re.search(WITNESS_RE % re.escape(tag.encode()), data)
+
+
+def rewitness(data, tag, body):
+    """data with witness tag holding body instead, its bytes= and crc32= to match."""
+    m = witness(data, tag)
+    data = data[:m.start(2)] + body + data[m.end(2):]
+    data = setv(data, rb"payload-end=%s " % re.escape(tag.encode()), "bytes", len(body))
+    return setv(data, rb"payload-end=%s " % re.escape(tag.encode()), "crc32",
+                "0x%08x" % zlib.crc32(body))
 
 
 def check(data, name="doctored.log"):
