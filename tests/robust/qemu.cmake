@@ -56,3 +56,6 @@ endforeach()
 # they still take the odd firmware interrupt, whose instructions move the
 # shared icount clock by a few hundred ns: in S-mode the results are
 # compared (statuses, payload CRCs, byte counts), not the timing figures.
+
+# Their logs are checked after them by qemu.logs-check (tests/qemu).
+uartbench_log_tests("^robust\\.(rx-flood|smp)\\.")

@@ -1,13 +1,16 @@
 """TX counters add up (the `counters` check of check.check_log()).
 
-What each counter counts (src/drivers/uart/async.c): user_req / user_acc
-bytes asked of and taken by write() since the last reset; hw_send_bytes
-bytes stored into THR; ring_pop_bytes is hw_send_bytes (every byte taken
-from the ring goes to THR); staged_bytes and ring_empty the ring's level at
-the snapshot; hw_send_calls = refills by the kick + THRE entries (tx_irqs);
-a refill moves at most hw_send_max_chunk <= FIFO depth bytes in at most
-two ring runs. So R0 = hw_send_bytes + staged_bytes - user_acc is the ring's
-level at the reset: >= 0, and the same for every snapshot of one window.
+What each counter counts (src/drivers/uart/async_ctr.c): user_req /
+user_acc bytes asked of and taken by write() since the last reset;
+hw_send_bytes bytes stored into THR; ring_pop_bytes is hw_send_bytes
+(every byte taken from the ring goes to THR); staged_bytes and ring_empty
+the ring's level at the snapshot, queued_at_reset its level at the reset;
+hw_send_calls = refills by the kick + THRE entries (tx_irqs); a refill
+moves at most hw_send_max_chunk <= FIFO depth bytes in at most two ring
+runs. Snapshot and reset are taken with interrupts masked, so at every
+snapshot user_acc + queued_at_reset == ring_pop_bytes + staged_bytes
+exactly (older logs, without queued_at_reset: R0 = hw_send_bytes +
+staged_bytes - user_acc >= 0, the same for every snapshot of one window).
 The StarryOS copier keeps bytes between ring and THR: only the general
 invariants apply to its counters.
 """
@@ -20,16 +23,22 @@ MONOTONE = ("user_calls", "user_req", "user_acc", "ring_pop_calls", "ring_pop_by
             "hw_send_calls", "hw_send_bytes", "hw_send_zero", "tx_irqs")
 
 
-def _sets(log):
-    """(section, name, {counter: number}) of every TX counter snapshot in the log."""
-    out = []
+def _sets(ctx):
+    """(section, name, {counter: number}) of every TX counter snapshot in the log.
+
+    S40's records are one snapshot: a counter two of them print (queued_at_reset)
+    must be the same in both.
+    """
+    log, out = ctx.log, []
     for rec in log.records("S11", kind="diag", tag="s11-txdbg"):
         out.append(("S11", "s11-txdbg(phase=%s,size=%s)" % (rec.get("phase"), rec.get("size")),
                     {k: num(v) for k, v in rec.kv.items() if num(v) is not None}))
     merged = {}
     for rec in log.records("S40", kind="counter") + log.records("S40", kind="proxy"):
-        if rec.tag != "wire-model":
-            merged.update({k: num(v) for k, v in rec.kv.items() if num(v) is not None})
+        for key, value in ((k, num(v)) for k, v in rec.kv.items() if rec.tag != "wire-model"):
+            if value is not None and merged.setdefault(key, value) != value:
+                ctx.fail("S40", "%s.%s" % (rec.tag, key), "%s, but an earlier record of the "
+                         "same snapshot says %d" % (rec.get(key), merged[key]))
     if "user_acc" in merged:
         out.append(("S40", "counter", merged))
     return out
@@ -38,7 +47,7 @@ def _sets(log):
 def counters(ctx):
     """General invariants for every snapshot, the async backend's exact ones for ours."""
     log = ctx.log
-    sets = _sets(log)
+    sets = _sets(ctx)
     if not sets:
         ctx.na("no TX counters in this log (backend %s)" % log.manifest.get("backend", "?"))
         return
@@ -107,9 +116,16 @@ def _async(ctx, sid, name, c):
           g("ring_pop_calls") <= 2 * (g("hw_send_calls") - g("hw_send_zero")),
           "%d ring runs, more than two per non-empty refill" % g("ring_pop_calls"))
     before = g("hw_send_bytes") + g("staged_bytes") - g("user_acc")
-    _rule(ctx, sid, name, "staged_bytes", before >= 0,
-          "hw_send_bytes + staged_bytes = %d < user_acc = %d: bytes left the ring that were "
-          "never written" % (g("hw_send_bytes") + g("staged_bytes"), g("user_acc")))
+    if g("queued_at_reset") is None:  # older logs: the ring's level at the reset not printed
+        _rule(ctx, sid, name, "staged_bytes", before >= 0,
+              "hw_send_bytes + staged_bytes = %d < user_acc = %d: bytes left the ring that "
+              "were never written" % (g("hw_send_bytes") + g("staged_bytes"), g("user_acc")))
+    else:
+        _rule(ctx, sid, name, "queued_at_reset",
+              g("user_acc") + g("queued_at_reset") == g("ring_pop_bytes") + g("staged_bytes"),
+              "user_acc + queued_at_reset = %d + %d, but ring_pop_bytes + staged_bytes = %d + "
+              "%d: the TX ring's bytes do not add up" % (g("user_acc"), g("queued_at_reset"),
+                                                         g("ring_pop_bytes"), g("staged_bytes")))
     if g("tx_irqs") and g("bytes_per_tx_irq") is not None:  # printed x.yyy, truncated
         value = g("hw_send_bytes") / g("tx_irqs")
         _rule(ctx, sid, name, "bytes_per_tx_irq", abs(value - g("bytes_per_tx_irq")) < 0.0011,

@@ -83,6 +83,18 @@ def selected(log):
     return [s for s in chosen if s not in skipped]
 
 
+# The witness of each TX policy line (S10-S14; SIZE: its size=): it holds the bytes the
+# line counts, a loop cut by a failed write included.
+POLICY_WITNESS = {"S10": "drain-each-size-SIZE", "S11": "s11-size-SIZE", "S12": "s12-size-SIZE",
+                  "S13": "s13-writev", "S14": "break-even-size-SIZE"}
+
+
+def policy_witness(sid, size):
+    """The witness tag of section sid's policy line of size (None: it prints none)."""
+    pattern = POLICY_WITNESS.get(sid)
+    return pattern.replace("SIZE", size or "") if pattern else None
+
+
 def witnesses(log):
     """{sid: [(tag, bytes, exact)]}: the payload witnesses each section prints.
 
@@ -91,13 +103,12 @@ def witnesses(log):
     it = number(log, "iters", 100)
     rounds, groups = number(log, "rounds", 5), number(log, "s43_groups", 5)
     tput = sizes(log, "tx_throughput_sizes", (64, 256, 1024))
-    out = {
-        "S10": [("drain-each-size-%s" % s, int(s) * it, True) for s in tput],
-        "S11": [("s11-size-%s" % s, int(s) * it, True) for s in tput],
-        "S12": [("s12-size-%s" % s, int(s) * it, True) for s in tput],
+    out = {sid: [(policy_witness(sid, s), int(s) * it, True) for s in tput]
+           for sid in ("S10", "S11", "S12")}
+    out.update({
         "S13": [("s13-writev", number(log, "tx_writev_fragments", 4) *
                  number(log, "tx_writev_fragment_size", 64) * it, False)],
-        "S14": [("break-even-size-%s" % s, int(s) * it, True)
+        "S14": [(policy_witness("S14", s), int(s) * it, True)
                 for s in sizes(log, "tx_break_even_sizes", (64, 128, 256))],
         "S20": [("s20-single-byte", number(log, "tx_latency_size", 1) *
                  number(log, "tx_latency_iters", it), True)],
@@ -108,7 +119,7 @@ def witnesses(log):
         "S42": [("s42-overlap", number(log, "s42_payload", 64) * it * (rounds + 1), True)],
         "S43": [("s43-loaded-%d" % g, number(log, "s43_burst_bytes", 4096), True)
                 for g in range(1, groups + 1)],
-    }
+    })
     return out
 
 

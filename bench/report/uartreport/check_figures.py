@@ -48,6 +48,21 @@ def witnesses(ctx):
                                                                        "at least ", size))
         for tag in found:
             ctx.note("%s: payload witness %s is not one the suite prints" % (sid, tag))
+    _written(ctx)
+
+
+def _written(ctx):
+    """Each TX policy line's witness holds the bytes the line counts (all of
+    them: what a loop cut by a failed write wrote too, whatever the status)."""
+    log = ctx.log
+    for sid in expect.POLICY_WITNESS:
+        for rec in log.records(sid, kind="policy"):
+            tag = expect.policy_witness(sid, rec.get("size"))
+            pays = [p for p in log.payloads if p.section == sid and p.tag == tag]
+            got = pays[0].expected_bytes if pays else None
+            if got is not None and rec.num("bytes") is not None and got != rec.num("bytes"):
+                ctx.fail(sid, "payload-end=%s.bytes" % tag, "%d, but its policy line counts "
+                         "bytes=%s" % (got, rec.get("bytes")))
 
 
 def _summaries(log):

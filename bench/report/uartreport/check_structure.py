@@ -10,6 +10,9 @@ from . import series
 STATUSES = ("PASS", "FAIL", "TIMEOUT", "SKIPPED", "INVALID")
 CPU_HZ_SOURCES = ("icount", "measured", "unknown")
 CYCLES_UNITS = ("virtual-ns", "cpu-cycles", "host-ticks")
+# What the manifest says by qemu_mode (and on the D1: key "d1").
+SOURCE_BY_MODE = {"icount": "icount", "realtime": "unknown", "d1": "measured"}
+CYCLES_BY_MODE = {"icount": "virtual-ns", "realtime": "host-ticks", "d1": "cpu-cycles"}
 FOREIGN = ("foreign_rx_bytes", "foreign_rx_irqs", "foreign_rx_instructions")
 
 
@@ -151,10 +154,8 @@ def cpu_clock(ctx):
         ctx.na("no cpu_hz= or cycles_unit= in the manifest")
         return
     hz, source = expect.number(ctx.log, "cpu_hz"), man.get("cpu_hz_source")
-    if "cpu_hz" in man and not hz:
-        ctx.fail("S00", "cpu_hz", "%r is not a positive whole number" % man["cpu_hz"])
-    if "cpu_hz" in man and source not in CPU_HZ_SOURCES:
-        ctx.fail("S00", "cpu_hz_source", "%r is not one of %s" % (source, "|".join(CPU_HZ_SOURCES)))
+    if "cpu_hz" in man:
+        _cpu_hz(ctx, hz, source)
     shift = expect.number(ctx.log, "icount_shift")
     if hz and source == "icount":
         if shift is None:
@@ -162,15 +163,33 @@ def cpu_clock(ctx):
         elif hz != 10 ** 9 >> shift:
             ctx.fail("S00", "cpu_hz", "%d, but icount shift %d gives 1e9 >> %d = %d"
                      % (hz, shift, shift, 10 ** 9 >> shift))
-    unit = man.get("cycles_unit")
-    want = {"icount": "virtual-ns", "realtime": "host-ticks"}.get(man.get("qemu_mode"))
-    if man.get("board") == "d1":
-        want = "cpu-cycles"
-    if unit is not None and unit not in CYCLES_UNITS:
-        ctx.fail("S00", "cycles_unit", "%r is not one of %s" % (unit, "|".join(CYCLES_UNITS)))
-    elif unit is not None and want and unit != want:
-        ctx.fail("S00", "cycles_unit", "%s, but qemu_mode=%s / board=%s count %s" % (
-            unit, man.get("qemu_mode"), man.get("board"), want))
+    _by_mode(ctx, "cycles_unit", CYCLES_UNITS, CYCLES_BY_MODE)
+
+
+def _cpu_hz(ctx, hz, source):
+    """cpu_hz a whole number, 0 exactly when cpu_hz_source=unknown (QEMU
+    without icount), and the source the run's mode gives."""
+    man = ctx.log.manifest
+    if source is None:
+        ctx.fail("S00", "cpu_hz_source", "missing beside cpu_hz")
+    if hz is None:
+        ctx.fail("S00", "cpu_hz", "%r is not a whole number" % man["cpu_hz"])
+    elif (hz == 0) != (source == "unknown"):
+        ctx.fail("S00", "cpu_hz", "%d with cpu_hz_source=%s: 0 means unknown, and only it"
+                 % (hz, source))
+    _by_mode(ctx, "cpu_hz_source", CPU_HZ_SOURCES, SOURCE_BY_MODE)
+
+
+def _by_mode(ctx, key, values, by_mode):
+    """Manifest key in values, and the one by_mode gives the run's qemu_mode (or the D1)."""
+    man = ctx.log.manifest
+    got = man.get(key)
+    want = by_mode.get("d1" if man.get("board") == "d1" else man.get("qemu_mode"))
+    if got is not None and got not in values:
+        ctx.fail("S00", key, "%r is not one of %s" % (got, "|".join(values)))
+    elif got is not None and want and got != want:
+        ctx.fail("S00", key, "%s, but qemu_mode=%s / board=%s give %s" % (
+            got, man.get("qemu_mode"), man.get("board"), want))
 
 
 def _has(rec, fields):

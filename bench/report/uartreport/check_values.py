@@ -8,29 +8,49 @@ instructions per byte, S41/S42 medians). bounds: what physics allows
 """
 
 from . import check_expect as expect
-from . import stats
+from . import series, stats
 from .analysis import ident
+from .model import num
 
 TPUT = ("S10", "S12", "S13", "S14")
 # Figures that are whole-number arithmetic of whole numbers: no rounding allowed.
 EXACT = ("bytes", "user_bytes", "total_size", "drain_calls", "drains", "expected_bytes",
          "instret_delta")
+# Counts of a TX loop that a failed write (write_errno != 0) ends early: at most the figure.
+CUT_BY_ERROR = ("bytes", "user_bytes", "drain_calls")
 
 
 class _Missing(Exception):
     """An input of a rule is not in the record (the rule does not apply)."""
 
 
-def _getter(rec, extra):
-    """get(key): rec's number for key (or its new name), else extra[key], else _Missing."""
+def _getter(rec, extra, bump=None):
+    """get(key): rec's number for key (or its new name), else extra[key], else _Missing.
+
+    get.decimals maps each input printed with decimals to one unit of its
+    last digit (what rounding may have taken from it); bump (key, delta)
+    adds delta to that input.
+    """
+    decimals = {}
+
     def get(key):
         """One input of a rule."""
-        value = rec.value(key)
-        value = extra.get(key) if value is None else value
+        text = rec.get(rec.name(key))
+        text = extra.get(key) if text is None else text
+        value = num(text) if isinstance(text, str) else text
         if value is None:
             raise _Missing(key)
-        return value
+        if isinstance(text, str) and "." in text:
+            decimals[key] = stats.print_tolerance(text)
+        return value + bump[1] if bump and bump[0] == key else value
+    get.decimals = decimals
     return get
+
+
+def _slack(formula, rec, extra, value, decimals):
+    """How far formula's value may be off from its inputs' rounding (one unit each)."""
+    return sum(abs(formula(_getter(rec, extra, (key, tol))) - value)
+               for key, tol in decimals.items())
 
 
 def _div(a, b):
@@ -112,7 +132,7 @@ def _extra(log):
     idle = log.records("S42", kind="idle")
     out = {"line_baud_milli": expect.number(log, "line_baud_milli")}
     if idle:
-        out["idle_iters"], out["window_ms"] = idle[0].num("iters"), idle[0].num("window_ms")
+        out["idle_iters"], out["window_ms"] = idle[0].num("iters"), idle[0].get("window_ms")
     return out
 
 
@@ -131,15 +151,23 @@ def arithmetic(ctx):
                 if tag is not None and rec.tag not in tags or rec.get(printed) is None:
                     continue
                 extra_rec = dict(extra, **{"s41-size": rec.value(rec.kind)})
+                get = _getter(rec, extra_rec)
                 try:
-                    value = formula(_getter(rec, extra_rec))
+                    value = formula(get)
+                    slack = _slack(formula, rec, extra_rec, value, get.decimals)
                 except (_Missing, ArithmeticError):  # an input absent, or out of range
                     continue
-                exact = key in EXACT
-                if not (rec.num(printed) == value if exact else
-                        stats.agrees(rec.get(printed), value)):
-                    ctx.fail(sid, "%s.%s" % (ident(rec, "size", "round", "op", "chunk"), printed),
-                             "printed %s, %s = %.6g" % (rec.get(printed), how, value))
+                name = "%s.%s" % (ident(rec, "size", "round", "op", "chunk"), printed)
+                if key in CUT_BY_ERROR and rec.get("write_errno", "0") != "0":
+                    if rec.num(printed) is None or rec.num(printed) > value:
+                        ctx.fail(sid, name, "printed %s, more than %s = %.6g, the most a loop cut "
+                                 "by write_errno=%s can reach" % (rec.get(printed), how, value,
+                                                                 rec.get("write_errno")))
+                elif not (rec.num(printed) == value if key in EXACT else
+                          stats.agrees(rec.get(printed), value, slack)):
+                    ctx.fail(sid, name, "printed %s, %s = %.6g" % (rec.get(printed), how, value))
+    if log.flavor == "ours":
+        _s13(ctx)
     _s31(ctx)
     _s41_counts(ctx)
     _s43(ctx)
@@ -149,23 +177,45 @@ def arithmetic(ctx):
 
 def _s41_counts(ctx):
     """S41 instret_delta from the raw counter: rdinstret_delta counts
-    instret_scale (2^icount_shift) per instruction, idle_instret is the idle
-    account's counts over the scale, truncated, so instret_delta is
-    rdinstret_delta / scale - idle_instret, or one less. Logs older than the
-    manifest's instret_exact printed rdinstret_delta over the scale already."""
+    instret_scale (2^icount_shift) per instruction; the kernel leaves out
+    the idle account (idle_instret) and the RX account (rx_instret, foreign
+    RX traffic; absent in older logs, which kept it in: 0), each printed as
+    its counts over the scale, truncated. The RX account holds whole
+    instructions, the idle one virtual time under icount, so instret_delta
+    is rdinstret_delta // scale - idle_instret - rx_instret or one less.
+    Logs older than the manifest's instret_exact printed rdinstret_delta
+    over the scale already."""
     method = ctx.log.records("S41", kind="s41-method")
-    scale = method[0].num("instret_scale") if method else None
+    scale = series.uint(method[0].get("instret_scale")) if method else None
     if "instret_exact" not in ctx.log.manifest:
         scale = 1
     for rec in ctx.log.records("S41", kind="diag", tag="s41-valid"):
-        raw, idle, got = (rec.num(k) for k in ("rdinstret_delta", "idle_instret", "instret_delta"))
-        if None in (raw, idle, got) or not scale:
+        raw, idle, got, rx = (series.uint(rec.get(rec.name(k), "0" if k == "rx_instret" else None))
+                              for k in ("rdinstret_delta", "idle_instret", "instret_delta",
+                                        "rx_instret"))
+        if None in (raw, idle, got, rx) or not scale:
             continue
-        want = raw / scale - idle
-        if not want - 1 < got <= want:
-            ctx.fail("S41", ident(rec, "size", "round") + ".instret_delta",
-                     "printed %d, rdinstret_delta / instret_scale - idle_instret = %.6g"
-                     % (got, want))
+        want = raw // scale - idle - rx
+        if not want - 1 <= got <= want:
+            ctx.fail("S41", "%s.%s" % (ident(rec, "size", "round"), rec.name("instret_delta")),
+                     "printed %d, rdinstret_delta // instret_scale - idle_instret - rx_instret "
+                     "= %d (or one less)" % (got, want))
+
+
+def _s13(ctx):
+    """S13 (ours): the wire bytes are the user bytes plus one CR per newline
+    sent (ONLCR), newlines_per_write per whole write, at most that many in
+    the part of a write a failed one left."""
+    for rec in ctx.log.records("S13", kind="policy"):
+        user, wire, size, nl = (series.uint(rec.get(k, "")) for k in (
+            "user_bytes", "bytes", "total_size", "newlines_per_write"))
+        if None in (user, wire, size, nl) or not size:
+            continue
+        low, high = user // size * nl, -(-user // size) * nl
+        if not low <= wire - user <= high:
+            ctx.fail("S13", ident(rec, "size") + ".bytes", "printed %d for user_bytes=%d: "
+                     "%d CRs added, not %d..%d (newlines_per_write=%d per write of %d)"
+                     % (wire, user, wire - user, low, high, nl, size))
 
 
 def _s31(ctx):

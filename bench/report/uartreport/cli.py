@@ -59,13 +59,15 @@ ran and those that do not apply to the log, with the reason. Checks:
                   INVALID without them is a finding (INVALID is not a failure)
   manifest        our manifest's keys; char_ns from line_baud_milli; the wire
                   model in S40 and S00 agree; S41 instret_scale = 2^icount_shift
-  cpu-clock       cpu_hz (icount: 1e9 >> icount_shift), cpu_hz_source,
+  cpu-clock       cpu_hz (icount: 1e9 >> icount_shift; 0 exactly when
+                  cpu_hz_source=unknown, QEMU without icount), cpu_hz_source,
                   cycles_unit against qemu_mode / board
   records         the fields and records each section prints for the
                   manifest's size lists and bench scale (PASS/INVALID sections)
   witnesses       every payload witness our sections print is there once; its
                   CRC-32 and length match the bytes between its markers (CR LF
-                  inside a payload is data); its bytes = what the section sends
+                  inside a payload is data); its bytes = what the section
+                  sends, and each S10-S14 policy line's bytes
   samples         every summary (percentiles, mean, min, max in every unit it
                   prints, slow counts, ratios, character times; S43 group
                   summaries and sample[i]) recomputes from its raw samples; ours
@@ -76,13 +78,20 @@ ran and those that do not apply to the log, with the reason. Checks:
                   completed, per write, cycles, CPU use; S41/S42 medians by the
                   log's median_rule; S42 efficiency = useful_iters / idle iters;
                   S43 aggregates against their groups; S31 PASS = CRCs equal;
+                  S13 wire bytes = user bytes + one CR per newline; S41
+                  instret_delta = rdinstret_delta // instret_scale -
+                  idle_instret - rx_instret (or one less); a loop cut by a
+                  failed write (write_errno): bytes and drains at most;
                   StarryOS line_rate_pct = kbps / 11.52 (its unit defect, noted)
   counters        TX counters: user_acc <= user_req, sent <= popped, refills
                   <= FIFO depth; async backend: ring_pop_bytes = hw_send_bytes,
-                  hw_send_bytes + staged_bytes - user_acc >= 0 and equal within
-                  one reset window, the window's payload accepted and sent
+                  user_acc + queued_at_reset = ring_pop_bytes + staged_bytes
+                  (older logs: hw_send_bytes + staged_bytes - user_acc >= 0),
+                  equal within one reset window, the window's payload
+                  accepted and sent
   bounds          line rate <= 100 %, write + drain >= the bytes' line time,
-                  S11 >= its line time (real or modelled line only); 0 <=
+                  S11 >= its line time (real or modelled line only; the
+                  last sample of a loop cut by a failed write left out); 0 <=
                   overlap efficiency <= 1; instructions per byte > 0; model
                   cost <= total; CPU use <= 100 %; one unit of the last printed
                   digit (one timer tick for times) allowed; INVALID sections

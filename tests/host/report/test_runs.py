@@ -6,7 +6,7 @@ import tempfile
 import unittest
 
 import _common
-from _doctor import ASYNC, CONSOLE, real, starry, sub
+from _doctor import ASYNC, CONSOLE, real, setv, starry, sub, value
 from uartreport import runs, tables
 from uartreport.parse import parse_bytes
 from uartreport.recompute import analyze
@@ -17,10 +17,15 @@ def _an(data, name="x.log"):
     return analyze(parse_bytes(data, name))
 
 
-def _with_cpu(data, hz):
-    """data with cpu_hz= (icount source) added to its manifest."""
-    return sub(data, rb"^  icount_shift=(\d+)\r\n",
-               rb"  icount_shift=\1 cpu_hz=%d cpu_hz_source=icount\r\n" % hz)
+def _at(data, shift):
+    """data run at icount shift (its manifest's cpu_hz = 1e9 >> shift)."""
+    data = setv(data, rb"icount_shift=", "icount_shift", shift)
+    return setv(data, rb"cpu_hz=", "cpu_hz", 10 ** 9 >> shift)
+
+
+def _unknown(data):
+    """data without cpu_hz= (a log from before it was printed)."""
+    return sub(data, rb"^  cpu_hz=\S+ ", b"  ")
 
 
 def _marked(rows, prefix):
@@ -34,27 +39,27 @@ class OperatingPoint(unittest.TestCase):
 
     def test_header(self):
         """The header names CPU clock (MHz/GHz), icount shift, wire model, scale."""
-        fast = parse_bytes(_with_cpu(real(ASYNC), 10 ** 9))
-        slow = parse_bytes(_with_cpu(real(CONSOLE), 15625000))
+        fast = parse_bytes(_at(real(ASYNC), 0))
+        slow = parse_bytes(_at(real(CONSOLE), 6))
         self.assertEqual(runs.header("a", fast), "a<br>CPU 1 GHz, icount shift 0, wire 115200/16, "
                                                  "quick scale")
         self.assertIn("CPU 15.6 MHz, icount shift 6", runs.header("c", slow))
-        self.assertIn("CPU unknown", runs.header("u", parse_bytes(real(ASYNC))))
+        self.assertIn("CPU unknown", runs.header("u", parse_bytes(_unknown(real(ASYNC)))))
         theirs = parse_bytes(starry("d1-async-q31.log"))
         self.assertEqual(runs.point(theirs), dict.fromkeys(runs.POINT, "unknown"))
 
     def test_rows_marked_when_points_differ(self):
         """Same point: no mark; a different or unknown one: every compared row marked."""
-        same = [_an(_with_cpu(real(ASYNC), 10 ** 9)), _an(_with_cpu(real(ASYNC), 10 ** 9))]
+        same = [_an(real(ASYNC)), _an(real(CONSOLE))]  # the fixtures' one operating point
         rows = tables.line_rate_rows(same)
         self.assertEqual(runs.mark(rows, same), [])
         self.assertFalse(any(_marked(rows, "S10").values()))
-        other = [same[0], _an(_with_cpu(real(CONSOLE), 15625000))]
+        other = [same[0], _an(_at(real(CONSOLE), 6))]
         rows = tables.line_rate_rows(other)
         notes = runs.mark(rows, other)
         self.assertTrue(all(_marked(rows, "S10").values()))
         self.assertIn("differ in CPU clock, icount shift", notes[0])
-        unknown = [_an(real(ASYNC)), _an(real(ASYNC))]  # the same run, CPU clock not said
+        unknown = [_an(_unknown(real(ASYNC)))] * 2  # the same run, CPU clock not said
         rows = tables.s41_rows(unknown)
         self.assertEqual(runs.mark(rows, unknown)[0].split(" (")[0],
                          "◇ the logs compared in the marked rows differ in CPU clock")
@@ -62,14 +67,15 @@ class OperatingPoint(unittest.TestCase):
 
     def test_one_log_compares_nothing(self):
         """A single column is never marked, even with unknown fields."""
-        ans = [_an(real(ASYNC))]
+        ans = [_an(_unknown(real(ASYNC)))]
         rows = tables.latency_rows(ans)
         self.assertEqual(runs.mark(rows, ans), [])
 
     def test_invalid_section_marked(self):
         """An INVALID section: its cells carry the mark, the status table says why."""
         data = sub(real(ASYNC), rb"  section=S20 status=PASS ",
-                   b"  section=S20 status=INVALID reason=foreign-rx foreign_rx_bytes=12 ")
+                   b"  section=S20 status=INVALID reason=foreign-rx ")
+        data = setv(data, rb"section=S20 ", "foreign_rx_bytes", 12)
         ans = [_an(data), _an(real(ASYNC))]
         rows = tables.latency_rows(ans)
         notes = runs.mark(rows, ans)
@@ -85,12 +91,19 @@ class OperatingPoint(unittest.TestCase):
     def test_report_shows_headers_and_notes(self):
         """End to end: column headers with the point, the note under marked tables."""
         with tempfile.TemporaryDirectory() as out:
-            res = _common.run_cli(_common.ours(ASYNC), _common.ours(CONSOLE), "-o", out)
+            logs = []
+            for name, data in (("a.log", _unknown(_at(real(ASYNC), 0))),
+                               ("c.log", _at(real(CONSOLE), 6))):
+                logs.append(os.path.join(out, name))
+                with open(logs[-1], "wb") as fh:
+                    fh.write(data)
+            res = _common.run_cli(*logs, "-o", out)
             self.assertEqual(res.returncode, 0, res.stderr)
             with open(os.path.join(out, "report.md"), encoding="utf-8") as fh:
                 text = fh.read()
-        self.assertIn("| Metric | qemu-virt/async/wire-115200/16<br>CPU unknown, icount shift 0, "
-                      "wire 115200/16, quick scale |", text)
+        man = {k: value(real(ASYNC), rb"", k, "S00") for k in ("board", "backend", "wire_model")}
+        self.assertIn("| Metric | {board}/{backend}/wire-{wire_model}<br>CPU unknown, icount "
+                      "shift 0, wire {wire_model}, quick scale |".format(**man), text)
         self.assertIn("◇ the logs compared in the marked rows differ in CPU clock, icount shift",
                       text)
         self.assertIn("| icount shift | 0 | 6 |", text)
