@@ -1,6 +1,6 @@
 /* libFuzzer target fuzz_uart_isr: the input decoder and the fake kernel
- * (time, interrupt registration and delivery, blocking) the async backend
- * runs on (fuzz_uart_isr.h). */
+ * (time, interrupt registration and delivery, blocking) the driver runs
+ * on (fuzz_uart_isr.h). */
 #include <errno.h>
 
 #include "clock.h"
@@ -145,7 +145,7 @@ void run_isr(void)
     check_round();
     /* Per round: IIR, then at most RX (4 x depth LSR+RBR pairs, a last LSR,
      * a dummy RBR), TX (room read, depth stores, IER) or one more read. */
-    uint64_t bound = async_isr_max_rounds * (8ULL * f.cfg.fifo_depth + 4);
+    uint64_t bound = isr_max_rounds * (8ULL * f.depth + 4);
     if (f.isr_accesses > bound)
         FAIL("handler made %llu register accesses (bound %llu)",
              (unsigned long long)f.isr_accesses, (unsigned long long)bound);
