@@ -15,6 +15,8 @@
 
 struct uart_port uart_port;
 static bool port_up;                  /* uart_be_init done: the engine runs */
+static bool write_locked;             /* a write is in the engine (it may block there) */
+static struct waitq write_lock_q;     /* writers waiting for it */
 
 /* Boot, interrupts masked, before any output. */
 int uart_be_hw_init(const struct uart_cfg *c)
@@ -59,13 +61,36 @@ int uart_be_init(uint32_t irq)
     return (uart_engine.flags & ENGINE_RX_POLLED) ? 0 : irq_register(irq, tty_isr, p);
 }
 
-/* Task. */
+/* uart_be_write, task (waitq_wait's condition: interrupts masked): take
+ * the write lock if it is free. Only tasks take it, and a task switches
+ * only when it blocks, so the test and the set are one step. */
+static bool write_lock_take(void *arg)
+{
+    (void)arg;
+    if (write_locked)
+        return false;
+    write_locked = true;
+    return true;
+}
+
+/* Task. One write at a time in the engine, as a tty's write lock: a write
+ * that blocks on a full ring keeps its bytes together, another writer
+ * waits (non-blocking: -EAGAIN) until it has returned. */
 ssize_t uart_be_write(const void *buf, size_t n, bool nonblock)
 {
     struct uart_port *p = &uart_port;
     p->ctr.user_calls++;
     p->ctr.user_req += n;
+    if (n && !write_lock_take(0)) {
+        if (nonblock)
+            return -EAGAIN;
+        waitq_wait(&write_lock_q, write_lock_take, 0, 0);
+    }
     size_t done = engine_write(p, buf, n, nonblock);
+    if (n) {
+        write_locked = false;
+        waitq_wake_all(&write_lock_q);
+    }
     return done || n == 0 ? (ssize_t)done : -EAGAIN;
 }
 
