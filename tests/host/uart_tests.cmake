@@ -12,7 +12,8 @@ set(UART_DRV ${SRC}/drivers/uart)
 set(UART_LOWERS ns16550 dw_apb)
 set(UART_FAKES ${UART_TESTS_DIR}/fake_uart.c ${UART_TESTS_DIR}/fake_uart_fifo.c
                 ${UART_TESTS_DIR}/fake_uart_regs.c ${UART_TESTS_DIR}/fake_kernel.c
-                ${UART_TESTS_DIR}/fake_acct.c ${UART_TESTS_DIR}/test_lower.c
+                ${UART_TESTS_DIR}/fake_tasks.c ${UART_TESTS_DIR}/fake_acct.c
+                ${UART_TESTS_DIR}/test_lower.c
                 ${SRC}/kernel/sleep.c)
 # The tty core with one engine: the driver as an image links it.
 set(UART_CORE ${UART_DRV}/tty.c ${UART_DRV}/tty_rx.c ${UART_DRV}/tty_ctr.c
@@ -67,6 +68,21 @@ foreach(lower IN LISTS UART_LOWERS)
 
   uart_test(uart_console ${lower} ${UART_TESTS_DIR}/test_uart_console.c
             ${UART_CONSOLE} ${UART_FAKES})
+
+  # Two writers and two drainers as tasks (fake_tasks.c): records whole
+  # and in order, no lost wake-up, counters that add up; with the default
+  # ring and with a 256-byte one (writers block on a full ring).
+  foreach(ring default 256)
+    set(_name uart_tasks)
+    if(ring STREQUAL "256")
+      set(_name uart_tasks_ring256)
+    endif()
+    uart_test(${_name} ${lower} ${UART_TESTS_DIR}/test_uart_tasks.c
+              ${UART_TESTS_DIR}/test_uart_async_util.c ${UART_ASYNC} ${UART_FAKES})
+    if(ring STREQUAL "256")
+      target_compile_definitions(test_${_name}_${lower} PRIVATE UART_TX_RING_SIZE=256)
+    endif()
+  endforeach()
 endforeach()
 
 # The wire model (115200 baud, 16-byte FIFO; it models the NS16550A) in

@@ -96,6 +96,8 @@ static void reset_driver(void)
 {
     uart_port = (struct uart_port){ 0 };
     port_up = false;
+    write_locked = false;
+    write_lock_q = (struct waitq){ 0 };
     tx_state = TX_OFF;
     empty_ns = 0;
     win_start = win_end = win_busy = 0;
