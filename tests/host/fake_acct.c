@@ -32,6 +32,7 @@ void fa_work(uint64_t n)
     host_csr.cycle += n << cpu_instret_shift;
 }
 
+/* Any test: what the fake cpu_acct_call saw. */
 const struct fa_stats *fa_stats(void) { return &st; }
 
 /* The wire model's seam (wire_seam.S on the target), any context: as the
@@ -70,10 +71,12 @@ uint32_t uart_model_read(const struct uart_cfg *c, unsigned r, uint32_t v)
 {
     return (uint32_t)cpu_acct_call((uintptr_t)c, r, v, &cpu_acct_sim, wire_hook_read);
 }
+/* The seam (uart_write), any context: the model filters the store. */
 bool uart_model_write(const struct uart_cfg *c, unsigned r, uint32_t *v)
 {
     return cpu_acct_call((uintptr_t)c, r, (uintptr_t)v, &cpu_acct_sim, wire_hook_write) != 0;
 }
+/* The seam (uart_write_thr_burst), any context: the model takes n stores. */
 uint32_t uart_model_thr(const struct uart_cfg *c, uint32_t n)
 {
     return (uint32_t)cpu_acct_call((uintptr_t)c, n, 0, &cpu_acct_sim, wire_hook_thr);

@@ -53,6 +53,8 @@ void fk_init(void)
     fk_set_budget(FK_DEFAULT_BUDGET_NS);
 }
 
+/* Any test: the fake time budget and the interrupt storm limit, the
+ * registered IRQ and the stats. */
 void fk_set_budget(uint64_t ns) { fu_set_time_limit(fu_now() + ns); }
 void fk_set_storm_limit(unsigned n) { k.storm_limit = n; }
 uint32_t fk_irq_number(void) { return k.irq; }
@@ -62,6 +64,7 @@ const struct fk_stats *fk_stats(void) { return &fk_st; }
 
 uint64_t clock_now_ns(void) { return fu_now(); }
 
+/* The driver (uart_be_init), boot task: the UART's handler. */
 int irq_register(uint32_t irq, irq_handler_t fn, void *arg)
 {
     if (irq == 0)
@@ -72,6 +75,7 @@ int irq_register(uint32_t irq, irq_handler_t fn, void *arg)
     return 0;
 }
 
+/* Any context: the kernel's panic ends the test. */
 _Noreturn void panic(const char *fmt, ...)
 {
     va_list ap;
@@ -131,6 +135,7 @@ void host_irq_enabled(void)
         fk_deliver();
 }
 
+/* Any test: take what is pending now. */
 void fk_take_irqs(void) { fk_deliver(); }
 
 /* Task code, any register access (fu_set_access_hook) and the test's own
@@ -149,6 +154,7 @@ void fk_irq_point(void)
     }
 }
 
+/* Any test: interrupts at a seeded share of the points (0: off). */
 void fk_irq_schedule(uint64_t seed, unsigned per_mille)
 {
     k.point_rng = seed * 0x9E3779B97F4A7C15ULL | 1;
@@ -226,6 +232,7 @@ int timer_arm(struct timer *t, uint64_t deadline_ns, struct waker w)
     return 0;
 }
 
+/* Any context (sleep.c, the driver): disarm t. */
 bool timer_cancel(struct timer *t)
 {
     for (unsigned i = 0; i < k.ntimers; i++)

@@ -170,6 +170,7 @@ void fk_tasks_join(void)
 
 /* Any context (the driver's wait queues, sleep.c). */
 struct task *sched_current(void) { return &cur->t; }
+/* Any context (tests' messages): the running task's name. */
 const char *sched_current_name(void) { return cur->t.name; }
 
 /* Any context (task or ISR): queue w's task once, unless it has finished. */

@@ -70,4 +70,5 @@ void test_drain_tx_stall(unsigned depth, size_t n)
     check_after_timeout("tx stall", 1);
 }
 
+/* main(): this file's failed checks. */
 int uart_async_faults_failures(void) { return check_failures; }

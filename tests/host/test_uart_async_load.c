@@ -161,6 +161,8 @@ static void test_rx_account(void)
     check_output("rx-account");
 }
 
+/* The test program: the sums and the flood on each FIFO depth, then the
+ * reset and account tests. */
 int main(void)
 {
     static const unsigned depths[] = { 1, 16, 64 };

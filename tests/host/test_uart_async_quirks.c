@@ -229,4 +229,5 @@ void test_loopback(void)
     CHECK_EQ(fu_errors(), 0);
 }
 
+/* main(): this file's failed checks. */
 int uart_async_quirks_failures(void) { return check_failures; }

@@ -180,6 +180,8 @@ static void race_run(uint64_t seed, unsigned depth)
     CHECK_EQ(counters().drain_timeouts, 0);
 }
 
+/* The test program: SEEDS seeded runs on each FIFO depth, stopping at
+ * the first that fails. */
 int main(void)
 {
     static const unsigned depths[] = { 1, 16, 64 };

@@ -18,8 +18,10 @@ static size_t expect_cap;
 uint64_t max_late_ns;                     /* drain return - last stop bit */
 static uint64_t rng = 0x9E3779B97F4A7C15ULL;
 
+/* Any test: restart the generator (a seeded run). */
 void rnd_seed(uint64_t seed) { rng = seed * 0x2545F4914F6CDD1DULL | 1; }
 
+/* Any test or task: the next pseudo-random number (xorshift). */
 uint32_t rnd(void)
 {
     rng ^= rng << 13;
@@ -77,6 +79,7 @@ void expect_add(const uint8_t *p, size_t n)
     expect_n += n;
 }
 
+/* Any test: n random bytes. */
 void fill_random(uint8_t *p, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -101,6 +104,7 @@ void check_output(const char *what)
     CHECK(host_csr.xstatus & XSTATUS_XIE);   /* irq_save/restore balanced */
 }
 
+/* Any test or task: a blocking write of n bytes, all taken, recorded. */
 void write_all(const uint8_t *p, size_t n)
 {
     ssize_t r = uart_be_write(p, n, false);
@@ -149,4 +153,5 @@ void read_n(uint8_t *dst, size_t n)
     }
 }
 
+/* main(): this file's failed checks. */
 int uart_async_util_failures(void) { return check_failures; }

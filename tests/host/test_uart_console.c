@@ -20,6 +20,7 @@ static uint8_t expect[64 * 1024];
 static size_t expect_n;
 static uint64_t rng = 0x2545F4914F6CDD1DULL;
 
+/* Any test: the next pseudo-random number (xorshift). */
 static uint32_t rnd(void)
 {
     rng ^= rng << 13;
@@ -70,6 +71,7 @@ static void check_output(void)
     CHECK(host_csr.xstatus & XSTATUS_XIE);
 }
 
+/* Any test: a drain that returns 0 with every byte out and TEMT. */
 static void drain_checked(void)
 {
     CHECK_EQ(uart_be_drain(), 0);
@@ -81,6 +83,7 @@ static void drain_checked(void)
     CHECK_EQ(uart_be_tx_pending(), 0);
 }
 
+/* main(): random writes (blocking or not: the same), drains between. */
 static void test_write(unsigned depth)
 {
     static uint8_t buf[3000];
@@ -134,6 +137,7 @@ static void test_drain_faults(unsigned depth)
     check_output();
 }
 
+/* main(): counters give -ENOTTY; polled reads; loopback. */
 static void test_ioctls_and_reads(void)
 {
     struct uart_counters c;

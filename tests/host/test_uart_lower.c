@@ -188,6 +188,7 @@ static void test_putc_polled(unsigned depth)
         ;
 }
 
+/* The test program: every test on the lower half built in. */
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);   /* keep order with stderr */

@@ -201,4 +201,5 @@ void test_irq_and_loopback(void)
     CHECK_EQ(fu_errors(), 0);
 }
 
+/* main(): this file's failed checks. */
 int uart_lower_ops_failures(void) { return check_failures; }

@@ -182,6 +182,8 @@ static void test_temt_stuck(void)
     check_wire("temt stuck", t0, 0);
 }
 
+/* The test program: bursts of several sizes, bursts with pauses, the
+ * temt-stuck fault. */
 int main(void)
 {
     static const size_t sizes[] = { 1, 15, 16, 17, 18, 33, 100, 1000, 5000 };

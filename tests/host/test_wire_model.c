@@ -25,12 +25,14 @@ struct stub_counts stub;
 /* Stubs of the kernel services the model calls. Reading the clock stands
  * for the model's own work (every hook reads it): MODEL_STEP_INSNS. */
 void host_irq_enabled(void) {}
+/* The model, any context: the stubbed clock, one model step of work. */
 uint64_t clock_now_ns(void)
 {
     stub.clock_reads++;
     fa_work(MODEL_STEP_INSNS);
     return now_ns;
 }
+/* The model (THRE timer), interrupts masked: remember it. */
 int timer_arm(struct timer *t, uint64_t deadline_ns, struct waker w)
 {
     (void)w;
@@ -38,6 +40,7 @@ int timer_arm(struct timer *t, uint64_t deadline_ns, struct waker w)
     armed_at = deadline_ns;
     return 0;
 }
+/* The model, interrupts masked: forget it. */
 bool timer_cancel(struct timer *t)
 {
     bool was = armed == t;
@@ -48,6 +51,7 @@ bool timer_cancel(struct timer *t)
  * raw_ier is QEMU's IER as the model leaves it. */
 static uint32_t raw_ier;
 static unsigned raw_ier_writes;
+/* The seam (uart_read_raw), any context: an idle UART's LSR. */
 uint32_t fake_mmio_read(uintptr_t addr, unsigned width)
 {
     (void)addr;
@@ -56,6 +60,7 @@ uint32_t fake_mmio_read(uintptr_t addr, unsigned width)
     fa_work(MMIO_INSNS);
     return UART_LSR_THRE | UART_LSR_TEMT;
 }
+/* The seam (uart_write_raw), any context: QEMU's IER recorded. */
 void fake_mmio_write(uintptr_t addr, unsigned width, uint32_t v)
 {
     stub.mmio_writes++;
@@ -88,6 +93,7 @@ static bool put(const struct uart_cfg *c)
     return wire_write(c, UART_THR, &v);
 }
 
+/* The test program: the physics in order, then the seam. */
 int main(void)
 {
     struct wire_stats st;

@@ -65,4 +65,5 @@ void test_wire_seam(void)
     cpu_instret_shift = 0;
 }
 
+/* main(): this file's failed checks. */
 int wire_seam_failures(void) { return check_failures; }

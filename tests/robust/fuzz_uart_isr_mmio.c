@@ -18,6 +18,7 @@ size_t tx_log_n, tx_log_sent;
 uint8_t rx_q[UART_RX_RING_SIZE];
 size_t rx_q_n;
 
+/* Failure messages: register r's name. */
 static const char *reg_name(int r)
 {
     switch (r) {
@@ -71,6 +72,7 @@ void check_round(void)
              (unsigned long long)f.round_rx_data, (unsigned long long)d);
 }
 
+/* Every access: fake time, the per-run, per-round and per-op counts. */
 static void count_access(void)
 {
     now_ns += ACCESS_NS;
@@ -101,6 +103,8 @@ static uint32_t iir_value(void)
     return v;
 }
 
+/* The seam (uart_read_raw), any context: the next input byte as the
+ * register's value, what the driver may do with it recorded. */
 uint32_t fake_mmio_read(uintptr_t addr, unsigned width)
 {
     int r = decode(addr, width, false);
@@ -196,6 +200,7 @@ uint32_t fake_mmio_read(uintptr_t addr, unsigned width)
     return v;
 }
 
+/* The seam (uart_write_raw), any context: checked and recorded. */
 void fake_mmio_write(uintptr_t addr, unsigned width, uint32_t value)
 {
     int r = decode(addr, width, true);
@@ -242,6 +247,7 @@ void fake_mmio_write(uintptr_t addr, unsigned width, uint32_t value)
     }
 }
 
+/* op_counters, task: every counter against what the fake saw. */
 void check_counters(const struct uart_counters *c)
 {
 #define EQ(field, want) do { if ((uint64_t)(c->field) != (uint64_t)(want)) \

@@ -9,6 +9,7 @@
 
 static uint8_t pattern;
 
+/* The target: a non-blocking write of up to MAX_WRITE pattern bytes. */
 void op_write(void)
 {
     size_t n = take8() % 4 == 0 ? take8() % (MAX_WRITE + 1) : take8() % 24;
@@ -32,6 +33,7 @@ void op_write(void)
     free(buf);
 }
 
+/* The target: a non-blocking read, its bytes the RBR data values. */
 void op_read(void)
 {
     size_t n = take8() % (UART_RX_RING_SIZE + 8);
@@ -48,6 +50,7 @@ void op_read(void)
     free(buf);
 }
 
+/* The target (and at the input's end): a snapshot, checked. */
 void op_counters(void)
 {
     struct uart_counters c;
@@ -63,6 +66,7 @@ void op_counters(void)
         FAIL("snapshot fields disagree with the backend state");
 }
 
+/* The target: the TX counters reset. */
 void op_counters_reset(void)
 {
     op_name = "counters_reset";
@@ -95,6 +99,7 @@ void op_tx_pending(void)
              p, after, before, hw, lsr, f.task_tfl);
 }
 
+/* The target: a drain, bounded; 0 only with the ring empty. */
 void op_drain(void)
 {
     op_name = "drain";
@@ -105,6 +110,7 @@ void op_drain(void)
         FAIL("drain returned 0 with %u bytes in the ring", ring_used(&uart_port.tx));
 }
 
+/* The target: loopback on or off: MCR read, LOOP changed, written. */
 void op_loopback(void)
 {
     bool on = take8() & 1;
@@ -117,6 +123,7 @@ void op_loopback(void)
         FAIL("loopback %d: MCR read %#x, written %#x", on, f.mcr_read, f.mcr_written);
 }
 
+/* The target: the polled flush empties the ring. */
 void op_flush(void)
 {
     op_name = "flush_polled";
