@@ -58,10 +58,28 @@ static void counters_delta(int fd, bool have, const struct uart_counters *c0,
     }
 }
 
+/* uart_loopback_run and _overrun, task: bytes of in that differ from out. */
+static uint32_t mismatches(const uint8_t *in, const uint8_t *out, uint32_t n)
+{
+    uint32_t bad = 0;
+    for (uint32_t i = 0; i < n; i++)
+        bad += in[i] != out[i];
+    return bad;
+}
+
+/* uart_loopback_run, task: n bytes read back, blocking. */
+static void read_all(int fd, uint8_t *in, uint32_t n)
+{
+    for (uint32_t got = 0; got < n;) {
+        ssize_t k = read(fd, in + got, n - got);
+        got += k > 0 ? (uint32_t)k : 0;
+    }
+}
+
 /* Any task: see uart_loopback.h. */
 int uart_loopback_run(uint32_t bytes, uint32_t seed, struct uart_loopback_result *r)
 {
-    uint8_t out[LB_CHUNK], in[LB_CHUNK];
+    uint8_t out[LB_CHUNK] = { 0 }, in[LB_CHUNK] = { 0 };
     struct uart_counters c0;
     int fd = console_fd(false), nb = console_fd(true);
     bool have = counters_now(fd, &c0);
@@ -77,12 +95,8 @@ int uart_loopback_run(uint32_t bytes, uint32_t seed, struct uart_loopback_result
         if (write(fd, out, n) != (ssize_t)n)
             break;
         r->sent += n;
-        for (uint32_t got = 0; got < n;) {
-            ssize_t k = read(fd, in + got, n - got);   /* blocking */
-            got += k > 0 ? (uint32_t)k : 0;
-        }
-        for (uint32_t i = 0; i < n; i++)
-            r->mismatched += in[i] != out[i];
+        read_all(fd, in, n);
+        r->mismatched += mismatches(in, out, n);
         r->crc_rx = crc32_update(r->crc_rx, in, n);
         r->received += n;
     }
@@ -102,7 +116,7 @@ int uart_loopback_run(uint32_t bytes, uint32_t seed, struct uart_loopback_result
  * the driver takes the kept bytes and sees LSR.OE. */
 int uart_loopback_overrun(uint32_t bytes, uint32_t seed, struct uart_loopback_result *r)
 {
-    uint8_t out[OVERRUN_MAX], in[OVERRUN_MAX];
+    uint8_t out[OVERRUN_MAX] = { 0 }, in[OVERRUN_MAX] = { 0 };   /* read() fills in: the analyzers cannot see it */
     struct uart_counters c0;
     int fd = console_fd(false), nb = console_fd(true);
 
@@ -131,8 +145,7 @@ int uart_loopback_overrun(uint32_t bytes, uint32_t seed, struct uart_loopback_re
     tcdrain(fd);
     loopback(fd, 0);
     r->elapsed_ns = clock_now_ns() - t0;
-    for (uint32_t i = 0; i < r->received; i++)
-        r->mismatched += in[i] != out[i];
+    r->mismatched = mismatches(in, out, r->received);
     r->crc_rx = crc32_update(0, in, r->received);
     counters_delta(fd, have, &c0, r);
     close(nb);

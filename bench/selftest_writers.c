@@ -15,7 +15,7 @@
 #include "scheduler.h"
 #include "timer.h"
 
-#define WR_TASKS      2                /* writers, and as many drainers */
+#define WR_TASKS      2U               /* writers, and as many drainers */
 #define WR_CHUNK      64U
 #define WR_STACK      1024
 #define WR_BOUND_NS   (60ULL * 1000000000ULL)   /* all of it, at any line rate */

@@ -1,9 +1,11 @@
 /* Host unit tests: the CPU accounting objects the drivers charge
  * (cpu_acct.h) and cpu_acct_call over fake counters (fake_acct.h). The
  * counters are host_csr's (csr.h), which the tests leave at 0, set
- * themselves or advance with fa_work(). */
+ * themselves or advance with fa_work(); with WIRE_BAUD, the wire model's
+ * seam entry points (uart_16550.h's uart_model_*). */
 #include "csr.h"
 #include "fake_acct.h"
+#include "uart_16550.h"
 
 struct cpu_acct cpu_acct_isr, cpu_acct_idle, cpu_acct_sim, cpu_acct_rx;
 struct cpu_acct_now cpu_acct_now = { .owner = &cpu_acct_isr };
@@ -30,13 +32,14 @@ void fa_work(uint64_t n)
     host_csr.cycle += n << cpu_instret_shift;
 }
 
+/* Any test: what the fake cpu_acct_call saw. */
 const struct fa_stats *fa_stats(void) { return &st; }
 
-/* The register layer (uart_16550.h), any context: as the assembly one,
- * fn(x, y, z) with interrupts masked and `to` owning the CPU; the caller
- * gets the CPU back before interrupts are unmasked again. */
-uintptr_t cpu_acct_call(struct cpu_acct *to, cpu_acct_fn fn, uintptr_t x, uintptr_t y,
-                        uintptr_t z)
+/* The wire model's seam (wire_seam.S on the target), any context: as the
+ * assembly one, fn(x, y, z) with interrupts masked and `to` owning the
+ * CPU; the caller gets the CPU back before interrupts are unmasked. */
+uintptr_t cpu_acct_call(uintptr_t x, uintptr_t y, uintptr_t z, struct cpu_acct *to,
+                        cpu_acct_fn fn)
 {
     unsigned long f = irq_save();
     struct cpu_acct *caller = cpu_acct_switch(to);
@@ -54,3 +57,28 @@ uintptr_t cpu_acct_call(struct cpu_acct *to, cpu_acct_fn fn, uintptr_t x, uintpt
     irq_restore(f);
     return r;
 }
+
+#if WIRE_BAUD
+/* wire_model.c: the hooks the seam's entry points run. */
+uintptr_t wire_hook_read(uintptr_t c, uintptr_t r, uintptr_t v);
+uintptr_t wire_hook_write(uintptr_t c, uintptr_t r, uintptr_t pv);
+uintptr_t wire_hook_thr(uintptr_t c, uintptr_t n, uintptr_t unused);
+
+/* The register seam (uart_16550.h under WIRE_BAUD), any context: the
+ * entry points wire_seam.S has on the target, each one cpu_acct_call of
+ * its hook with the sim account. */
+uint32_t uart_model_read(const struct uart_cfg *c, unsigned r, uint32_t v)
+{
+    return (uint32_t)cpu_acct_call((uintptr_t)c, r, v, &cpu_acct_sim, wire_hook_read);
+}
+/* The seam (uart_write), any context: the model filters the store. */
+bool uart_model_write(const struct uart_cfg *c, unsigned r, uint32_t *v)
+{
+    return cpu_acct_call((uintptr_t)c, r, (uintptr_t)v, &cpu_acct_sim, wire_hook_write) != 0;
+}
+/* The seam (uart_write_thr_burst), any context: the model takes n stores. */
+uint32_t uart_model_thr(const struct uart_cfg *c, uint32_t n)
+{
+    return (uint32_t)cpu_acct_call((uintptr_t)c, n, 0, &cpu_acct_sim, wire_hook_thr);
+}
+#endif

@@ -1,5 +1,7 @@
-/* Host stand-in for the kernel services of the UART backends; see
- * fake_kernel.h. Deterministic: fake time only, one task. */
+/* Host stand-in for the kernel services of the UART driver; see
+ * fake_kernel.h. Deterministic: fake time only. The clock, PLIC, panic,
+ * interrupt delivery, timers and the idle step are here; the tasks and
+ * the scheduler are fake_tasks.c's. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -10,6 +12,7 @@
 #include "clock.h"
 #include "csr.h"
 #include "fake_kernel.h"
+#include "fake_kernel_priv.h"
 #include "fake_uart.h"
 #include "kernel.h"
 #include "plic.h"
@@ -23,25 +26,26 @@
 
 struct host_csr host_csr;
 
-static struct task main_task = { .name = "main", .state = TASK_RUNNING };
-
 static struct {
     irq_handler_t handler;
     void *arg;
     uint32_t irq;
-    bool woken;
     bool in_isr;
     unsigned storm_limit;
     struct timer *timers[FK_MAX_TIMERS];
     unsigned ntimers;
-    struct fk_stats st;
     uint64_t point_rng;         /* fk_irq_schedule: seeded generator */
     unsigned point_per_mille;   /* ... and the share of points taken */
 } k;
 
+struct fk_stats fk_st;
+
+/* Every test, first (task main, no other task running). */
 void fk_init(void)
 {
     memset(&k, 0, sizeof k);
+    memset(&fk_st, 0, sizeof fk_st);
+    fk_tasks_reset();
     fu_set_access_hook(NULL);
     k.storm_limit = FK_DEFAULT_STORM;
     memset(&host_csr, 0, sizeof host_csr);
@@ -49,15 +53,18 @@ void fk_init(void)
     fk_set_budget(FK_DEFAULT_BUDGET_NS);
 }
 
+/* Any test: the fake time budget and the interrupt storm limit, the
+ * registered IRQ and the stats. */
 void fk_set_budget(uint64_t ns) { fu_set_time_limit(fu_now() + ns); }
 void fk_set_storm_limit(unsigned n) { k.storm_limit = n; }
 uint32_t fk_irq_number(void) { return k.irq; }
-const struct fk_stats *fk_stats(void) { return &k.st; }
+const struct fk_stats *fk_stats(void) { return &fk_st; }
 
 /* ---- clock, PLIC, panic -------------------------------------------------- */
 
 uint64_t clock_now_ns(void) { return fu_now(); }
 
+/* The driver (uart_be_init), boot task: the UART's handler. */
 int irq_register(uint32_t irq, irq_handler_t fn, void *arg)
 {
     if (irq == 0)
@@ -68,6 +75,7 @@ int irq_register(uint32_t irq, irq_handler_t fn, void *arg)
     return 0;
 }
 
+/* Any context: the kernel's panic ends the test. */
 _Noreturn void panic(const char *fmt, ...)
 {
     va_list ap;
@@ -85,7 +93,7 @@ static void fire_timers(bool callbacks_only);
 
 /* Run expired timer callbacks (the timer interrupt), then the handler
  * while the UART's line is asserted, interrupts masked as on the hart. */
-static void deliver(void)
+void fk_deliver(void)
 {
     unsigned n = 0;
 
@@ -104,10 +112,10 @@ static void deliver(void)
         k.handler(k.arg);
         k.in_isr = false;
         host_csr.xstatus = saved;
-        k.st.isr_runs++;
+        fk_st.isr_runs++;
     }
-    if (n > k.st.max_isr_burst)
-        k.st.max_isr_burst = n;
+    if (n > fk_st.max_isr_burst)
+        fk_st.max_isr_burst = n;
 }
 
 /* Interrupts unmasked: take a pending one. A task that keeps unmasking
@@ -124,10 +132,11 @@ void host_irq_enabled(void)
                  FK_SPIN_LIMIT);
     }
     if (host_csr.xstatus & XSTATUS_XIE)
-        deliver();
+        fk_deliver();
 }
 
-void fk_take_irqs(void) { deliver(); }
+/* Any test: take what is pending now. */
+void fk_take_irqs(void) { fk_deliver(); }
 
 /* Task code, any register access (fu_set_access_hook) and the test's own
  * points: with interrupts enabled, take what is pending when the seeded
@@ -140,11 +149,12 @@ void fk_irq_point(void)
     k.point_rng ^= k.point_rng >> 7;
     k.point_rng ^= k.point_rng << 17;
     if ((k.point_rng >> 20) % 1000 < k.point_per_mille) {
-        k.st.point_irqs++;
-        deliver();
+        fk_st.point_irqs++;
+        fk_deliver();
     }
 }
 
+/* Any test: interrupts at a seeded share of the points (0: off). */
 void fk_irq_schedule(uint64_t seed, unsigned per_mille)
 {
     k.point_rng = seed * 0x9E3779B97F4A7C15ULL | 1;
@@ -152,21 +162,9 @@ void fk_irq_schedule(uint64_t seed, unsigned per_mille)
     fu_set_access_hook(per_mille ? fk_irq_point : NULL);
 }
 
-/* ---- scheduler -------------------------------------------------------------- */
+/* ---- idling --------------------------------------------------------------- */
 
-struct task *sched_current(void) { return &main_task; }
-const char *sched_current_name(void) { return main_task.name; }
-
-void waker_wake(const struct waker *w)
-{
-    if (w && w->task == &main_task) {
-        k.woken = true;
-        k.st.wakes++;
-    }
-}
-
-void sched_yield(void) { deliver(); }
-
+/* fk_step: the earliest armed deadline, UINT64_MAX if none. */
 static uint64_t next_deadline(void)
 {
     uint64_t t = UINT64_MAX;
@@ -189,7 +187,7 @@ static void fire_timers(bool callbacks_only)
         k.timers[i] = k.timers[--k.ntimers];
         t->entry.armed = false;
         t->fired = true;
-        k.st.timers_fired++;
+        fk_st.timers_fired++;
         if (t->fire) {
             unsigned long saved = host_csr.xstatus;
             host_csr.xstatus &= ~(unsigned long)XSTATUS_XIE;
@@ -203,8 +201,9 @@ static void fire_timers(bool callbacks_only)
     }
 }
 
-/* Advance fake time to the next event (UART or timer). */
-static void step(void)
+/* The scheduler (fake_tasks.c), nothing ready: advance fake time to the
+ * next event (UART or timer) and expire the timers due. */
+void fk_step(void)
 {
     uint64_t t = fu_next_event(), d = next_deadline();
     if (d < t)
@@ -214,19 +213,6 @@ static void step(void)
                  "would sleep forever");
     fu_advance_to(t);
     fire_timers(false);
-}
-
-void sched_block(void)
-{
-    k.st.blocks++;
-    for (;;) {
-        deliver();
-        if (k.woken) {
-            k.woken = false;
-            return;
-        }
-        step();
-    }
 }
 
 /* ---- timers ----------------------------------------------------------------- */
@@ -246,6 +232,7 @@ int timer_arm(struct timer *t, uint64_t deadline_ns, struct waker w)
     return 0;
 }
 
+/* Any context (sleep.c, the driver): disarm t. */
 bool timer_cancel(struct timer *t)
 {
     for (unsigned i = 0; i < k.ntimers; i++)
@@ -259,9 +246,10 @@ bool timer_cancel(struct timer *t)
 
 /* sched_block_until, sleep_until, sleep_for: the real src/kernel/sleep.c. */
 
+/* The running task: sleep to t, other tasks and interrupts running. */
 void fk_idle_until(uint64_t t)
 {
-    deliver();
+    fk_deliver();
     sleep_until(t);
-    deliver();
+    fk_deliver();
 }

@@ -1,5 +1,5 @@
-/* Host unit tests: the MMIO entry points the UART register layer
- * (src/drivers/uart/ns16550.c) calls under HOST_TEST instead of touching
+/* Host unit tests: the MMIO entry points the UART register seam
+ * (include/uart_16550.h) calls under HOST_TEST instead of touching
  * memory. tests/host/fake_uart_regs.c implements them with a register-level
  * model of a 16550 / DesignWare APB UART (see fake_uart.h). */
 #ifndef FAKE_MMIO_H

@@ -135,6 +135,25 @@ static void test_onlcr(void)
     CHECK_EQ(fake_write_len(0), POSIX_IO_CHUNK + 1);
 }
 
+/* Test: the kernel's console (stdio's lines, the panic report) maps NL
+ * to CR NL whatever the termios say, in one write per line or polled
+ * through its small buffer. */
+static void test_console(void)
+{
+    static const char line[] = "0123456789abcdef\n\n\r\n";  /* > 16 after mapping */
+    static const char want[] = "0123456789abcdef\r\n\r\n\r\r\n";
+    reset();
+    posix_console_out(line, sizeof line - 1);
+    CHECK(fake_tx_is(want));
+    CHECK_EQ(fake_writes(), 1);
+    CHECK_EQ(fake_polled(), 0);
+    reset();
+    posix_console_polled(line, sizeof line - 1);
+    CHECK(fake_tx_is(want));
+    CHECK_EQ(fake_writes(), 0);
+    CHECK_EQ(fake_polled(), sizeof want - 1);
+}
+
 /* Test: short writes in ONLCR mode count user bytes and keep each pair. */
 static void test_onlcr_partial(void)
 {
@@ -238,6 +257,7 @@ int main(void)
     test_read_write();
     test_onlcr();
     test_onlcr_partial();
+    test_console();
     test_writev();
     return check_exit("posix");
 }

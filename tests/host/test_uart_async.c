@@ -1,9 +1,10 @@
-/* Interrupt-driven UART backend (src/drivers/uart/async.c) on the fake
+/* The async TX engine (src/drivers/uart/engine_async.c) with the tty core
+ * on one lower half (the executable's: host.uart_async.<lower>), the fake
  * UART and the fake kernel: data integrity for random write sizes and
  * FIFO depths, THRE batching, drain timing, ring-full writers, DW quirks
  * (IIR=0xC1 entries, RX timeout without data, busy detect), RX errors.
- * Built twice: with the default 64 KiB TX ring and with
- * -DUART_TX_RING_SIZE=256. This file: the TX tests and main();
+ * Built with the default 64 KiB TX ring and with -DUART_TX_RING_SIZE=256
+ * (host.uart_async_ring256.<lower>). This file: the TX tests and main();
  * test_uart_async_quirks.c: the DW quirk, RX and loopback tests;
  * test_uart_async_util.c: the helpers they share. */
 #include <errno.h>
@@ -17,11 +18,11 @@
 #include "uart_backend.h"
 
 /* 1. Random write sizes, random drains and pauses: bytes out == bytes in. */
-static void test_integrity(bool dw, unsigned depth)
+static void test_integrity(unsigned depth)
 {
     static uint8_t buf[3000];
 
-    setup(dw, depth);
+    setup(depth);
     for (int round = 0; round < 14; round++) {
         size_t n = 1 + rnd() % sizeof buf;
         fill_random(buf, n);
@@ -37,11 +38,11 @@ static void test_integrity(bool dw, unsigned depth)
 }
 
 /* 2. Bulk writes: about one THRE interrupt per FIFO's worth of bytes. */
-static void test_thre_batching(bool dw, unsigned depth)
+static void test_thre_batching(unsigned depth)
 {
     static uint8_t buf[1024];
 
-    setup(dw, depth);
+    setup(depth);
     for (int i = 0; i < 16; i++) {
         fill_random(buf, sizeof buf);
         write_all(buf, sizeof buf);
@@ -54,7 +55,7 @@ static void test_thre_batching(bool dw, unsigned depth)
     if (thre) {
         double per_irq = (double)expect_n / (double)thre;
         printf("bytes per THRE interrupt: %-7s depth %2u: %6.2f (%zu bytes, "
-               "%llu THRE, %llu tx_irqs, max chunk %llu)\n", name_of(&cfg),
+               "%llu THRE, %llu tx_irqs, max chunk %llu)\n", LOWER_NAME,
                depth, per_irq, expect_n, (unsigned long long)thre,
                (unsigned long long)c.tx_irqs,
                (unsigned long long)c.hw_send_max_chunk);
@@ -66,12 +67,12 @@ static void test_thre_batching(bool dw, unsigned depth)
 
 /* 3. Drain returns only once the last stop bit has left, for sizes
  * around the FIFO boundary; an idle drain returns at once. */
-static void test_drain_timing(bool dw, unsigned depth)
+static void test_drain_timing(unsigned depth)
 {
     const size_t sizes[] = { 1, depth - 1, depth, depth + 1, 2 * depth + 3, 1000 };
     uint8_t buf[1000];
 
-    setup(dw, depth);
+    setup(depth);
     uint64_t t0 = fu_now();
     CHECK_EQ(uart_be_drain(), 0);
     CHECK(fu_now() - t0 < char_ns());
@@ -88,12 +89,12 @@ static void test_drain_timing(bool dw, unsigned depth)
 }
 
 /* 4. A writer bigger than the ring blocks, resumes, and loses nothing. */
-static void test_ring_full_writer(bool dw, unsigned depth)
+static void test_ring_full_writer(unsigned depth)
 {
     size_t n = UART_TX_RING_SIZE + 5000;
     uint8_t *buf = malloc(n);
 
-    setup(dw, depth);
+    setup(depth);
     fill_random(buf, n);
     write_all(buf, n);
     struct uart_counters c = counters();
@@ -105,14 +106,14 @@ static void test_ring_full_writer(bool dw, unsigned depth)
 }
 
 /* 5. Non-blocking writes on a filling ring: a short count, then -EAGAIN. */
-static void test_nonblock_full(bool dw, unsigned depth)
+static void test_nonblock_full(unsigned depth)
 {
     size_t n = UART_TX_RING_SIZE + 1000, acc = 0;
     uint8_t *buf = malloc(n);
     ssize_t r;
     bool eagain = false;
 
-    setup(dw, depth);
+    setup(depth);
     fill_random(buf, n);
     r = uart_be_write(buf, n, true);
     CHECK(r > 0 && (size_t)r < n);
@@ -140,11 +141,11 @@ static void test_nonblock_full(bool dw, unsigned depth)
 }
 
 /* 11. Polled flush (panic path) pushes the queued bytes out in order. */
-static void test_flush_polled(bool dw, unsigned depth)
+static void test_flush_polled(unsigned depth)
 {
     static uint8_t buf[200];   /* fits the smallest ring */
 
-    setup(dw, depth);
+    setup(depth);
     fill_random(buf, sizeof buf);
     ssize_t r = uart_be_write(buf, sizeof buf, true);
     CHECK_EQ(r, (ssize_t)sizeof buf);
@@ -155,38 +156,43 @@ static void test_flush_polled(bool dw, unsigned depth)
     check_output("flush polled");
 }
 
+/* The test program: every test on each FIFO depth, then the quirk tests
+ * where the lower half has the quirk. */
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);   /* keep order with stderr */
     static const unsigned depths[] = { 1, 16, 64 };
 
-    printf("TX ring size %u\n", UART_TX_RING_SIZE);
-    for (int dw = 0; dw < 2; dw++)
-        for (unsigned d = 0; d < 3; d++) {
-            test_integrity(dw, depths[d]);
-            test_thre_batching(dw, depths[d]);
-            test_drain_timing(dw, depths[d]);
-            test_ring_full_writer(dw, depths[d]);
-            test_nonblock_full(dw, depths[d]);
-            test_rx(dw, depths[d]);
-            test_flush_polled(dw, depths[d]);
-            test_drain_temt_stuck(dw, depths[d], 1 + depths[d] / 2);
-            test_drain_tx_stall(dw, depths[d], 3 * depths[d] + 5);
-        }
+    printf("TX ring size %u, lower half %s\n", UART_TX_RING_SIZE, LOWER_NAME);
+    for (unsigned d = 0; d < 3; d++) {
+        test_integrity(depths[d]);
+        test_thre_batching(depths[d]);
+        test_drain_timing(depths[d]);
+        test_ring_full_writer(depths[d]);
+        test_nonblock_full(depths[d]);
+        test_rx(depths[d]);
+        test_flush_polled(depths[d]);
+        test_drain_temt_stuck(depths[d], 1 + depths[d] / 2);
+        test_drain_tx_stall(depths[d], 3 * depths[d] + 5);
+    }
     printf("drain returned at most %.1f us after the last stop bit\n",
            (double)max_late_ns / 1000.0);
-    test_spurious_bulk(true, 64);
-    test_spurious_bulk(true, 16);
-    test_rx_timeout_nodata();
-    test_busy_detect();
+    test_spurious_bulk(64);
+    test_spurious_bulk(16);
+    if (LOWER_DW) {
+        test_rx_timeout_nodata();
+        test_busy_detect();
+    }
     test_loopback();
-    test_spurious_short_write(true, 64, 40);
-    test_spurious_short_write(false, 16, 12);
+    if (LOWER_DW)
+        test_spurious_short_write(64, 40);
+    else
+        test_spurious_short_write(16, 12);
     test_rx_ring_overflow();
     test_counters_keep_rx_errors();
     CHECK_EQ(fu_errors(), 0);       /* no bad access anywhere above */
     free(expect);
     check_failures += uart_async_util_failures() + uart_async_quirks_failures() +
                       uart_async_faults_failures();
-    return check_exit("uart_async");
+    return check_exit(LOWER_SUITE("uart_async"));
 }

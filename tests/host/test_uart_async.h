@@ -1,8 +1,9 @@
-/* Host test of the async UART backend (test_uart_async.c): what its files
- * share. test_uart_async_util.c holds the configuration under test, the
- * record of accepted bytes and the helpers; test_uart_async.c the TX tests
- * and main(); test_uart_async_quirks.c the DW quirk, RX and loopback
- * tests; test_uart_async_faults.c the drain under line faults. */
+/* Host test of the async TX engine with the tty core (test_uart_async.c),
+ * on the lower half the executable is built with (test_lower.h): what its
+ * files share. test_uart_async_util.c holds the configuration under test,
+ * the record of accepted bytes and the helpers; test_uart_async.c the TX
+ * tests and main(); test_uart_async_quirks.c the DW quirk, RX and
+ * loopback tests; test_uart_async_faults.c the drain under line faults. */
 #ifndef TEST_UART_ASYNC_H
 #define TEST_UART_ASYNC_H
 
@@ -12,9 +13,10 @@
 
 #include "uart_16550.h"
 #include "uart_backend.h"
+#include "test_lower.h"
 
 #ifndef UART_TX_RING_SIZE
-#define UART_TX_RING_SIZE (64U * 1024U)   /* async.c's default */
+#define UART_TX_RING_SIZE (64U * 1024U)   /* engine_async.c's default */
 #endif
 #define IRQ 18
 #define NS_PER_MS 1000000ULL
@@ -27,10 +29,9 @@ extern uint64_t max_late_ns;              /* drain return - last stop bit */
 /* test_uart_async_util.c */
 uint32_t rnd(void);
 void rnd_seed(uint64_t seed);
-const char *name_of(const struct uart_cfg *c);
 uint64_t char_ns(void);
 struct uart_counters counters(void);
-void setup(bool dw, unsigned depth);
+void setup(unsigned depth);
 void expect_add(const uint8_t *p, size_t n);
 void fill_random(uint8_t *p, size_t n);
 void check_output(const char *what);
@@ -39,18 +40,18 @@ int drain_checked(const char *what);
 void read_n(uint8_t *dst, size_t n);
 
 /* test_uart_async_quirks.c */
-void test_spurious_bulk(bool dw, unsigned depth);
-void test_spurious_short_write(bool dw, unsigned depth, size_t n);
+void test_spurious_bulk(unsigned depth);
+void test_spurious_short_write(unsigned depth, size_t n);
 void test_rx_timeout_nodata(void);
 void test_busy_detect(void);
-void test_rx(bool dw, unsigned depth);
+void test_rx(unsigned depth);
 void test_rx_ring_overflow(void);
 void test_counters_keep_rx_errors(void);
 void test_loopback(void);
 
 /* test_uart_async_faults.c */
-void test_drain_temt_stuck(bool dw, unsigned depth, size_t n);
-void test_drain_tx_stall(bool dw, unsigned depth, size_t n);
+void test_drain_temt_stuck(unsigned depth, size_t n);
+void test_drain_tx_stall(unsigned depth, size_t n);
 
 /* check.h counts failed checks per file: the other files report theirs,
  * which main() adds to its own before check_exit(). */

@@ -1,4 +1,4 @@
-/* Host test of the async UART backend (test_uart_async.c): the drain's
+/* Host test of the async TX engine (test_uart_async.c): the drain's
  * two give-up paths under injected line faults, each within its bound,
  * counted, and the backend sound afterwards. */
 #include <errno.h>
@@ -8,8 +8,8 @@
 #include "fake_uart.h"
 #include "test_uart_async.h"
 
-#define DRAIN_MARGIN_NS (10 * NS_PER_MS)   /* async.c UART_DRAIN_MARGIN_NS */
-#define DRAIN_TEMT_TRIES 4                 /* async.c UART_DRAIN_TEMT_TRIES */
+#define DRAIN_MARGIN_NS (10 * NS_PER_MS)   /* tty.c DRAIN_MARGIN_NS */
+#define DRAIN_TEMT_TRIES 4                 /* tty.c DRAIN_TEMT_TRIES */
 
 /* What a timed-out drain leaves: the counters say so, nothing is lost or
  * sent twice, and a drain after the fault is gone succeeds. */
@@ -26,11 +26,11 @@ static void check_after_timeout(const char *what, uint64_t timeouts)
  * its character-time retries after the FIFO-empty event and gives up:
  * -ETIMEDOUT, one character after the last retry is due at the latest,
  * and never before the line time. */
-void test_drain_temt_stuck(bool dw, unsigned depth, size_t n)
+void test_drain_temt_stuck(unsigned depth, size_t n)
 {
     uint8_t buf[256];
 
-    setup(dw, depth);
+    setup(depth);
     fill_random(buf, n);
     uint64_t t0 = fu_now();
     write_all(buf, n);
@@ -51,11 +51,11 @@ void test_drain_temt_stuck(bool dw, unsigned depth, size_t n)
  * event ever comes, the drain gives up at its deadline (10 ms + two
  * characters per pending byte, FIFO byte and shifter); released, every
  * byte goes out once, in order. */
-void test_drain_tx_stall(bool dw, unsigned depth, size_t n)
+void test_drain_tx_stall(unsigned depth, size_t n)
 {
     uint8_t buf[256];
 
-    setup(dw, depth);
+    setup(depth);
     fill_random(buf, n);
     write_all(buf, n);
     fu_tx_stall(true);
@@ -70,4 +70,5 @@ void test_drain_tx_stall(bool dw, unsigned depth, size_t n)
     check_after_timeout("tx stall", 1);
 }
 
+/* main(): this file's failed checks. */
 int uart_async_faults_failures(void) { return check_failures; }

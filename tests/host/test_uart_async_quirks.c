@@ -1,6 +1,7 @@
-/* Host test of the async UART backend (test_uart_async.c): the DW quirks
- * (IIR=0xC1 entries, RX timeout without data, busy detect), RX with line
- * errors, overruns and a full ring, and loopback. */
+/* Host test of the async TX engine (test_uart_async.c): the DW quirks
+ * (IIR=0xC1 entries, RX timeout without data, busy detect) through the
+ * whole driver, RX with line errors, overruns and a full ring, and
+ * loopback. */
 #include <errno.h>
 #include <string.h>
 
@@ -11,13 +12,14 @@
 #include "uart_16550.h"
 #include "uart_backend.h"
 
-/* 6a. DW: spurious IIR=0xC1 entries during a bulk transfer, landing at
- * all FIFO levels: the refill uses TFL, so no store is ever lost. */
-void test_spurious_bulk(bool dw, unsigned depth)
+/* 6a. Spurious IIR=0xC1 entries (a DW UART's) during a bulk transfer,
+ * landing at all FIFO levels: the refill takes the room the lower half
+ * reports (DW: from TFL), so no store is ever lost. */
+void test_spurious_bulk(unsigned depth)
 {
     static uint8_t buf[1000];
 
-    setup(dw, depth);
+    setup(depth);
     fu_spurious_period(char_ns() * 37 / 11);
     for (int i = 0; i < 5; i++) {
         fill_random(buf, sizeof buf);
@@ -33,7 +35,7 @@ void test_spurious_bulk(bool dw, unsigned depth)
     CHECK(fu_stats()->c1_partial > 0);
     CHECK(counters().spurious_irqs > 0);
     printf("spurious entries (%s depth %u): %llu, %llu with the FIFO partly full, "
-           "lost stores %llu\n", name_of(&cfg), depth,
+           "lost stores %llu\n", LOWER_NAME, depth,
            (unsigned long long)fu_stats()->c1_reads,
            (unsigned long long)fu_stats()->c1_partial,
            (unsigned long long)fu_stats()->lost_stores);
@@ -42,11 +44,11 @@ void test_spurious_bulk(bool dw, unsigned depth)
 /* 6b. A spurious IIR=0xC1 entry after the ring has emptied into the FIFO
  * but while the FIFO still holds bytes: TX must not be declared idle, the
  * drain must still wait for every byte. */
-void test_spurious_short_write(bool dw, unsigned depth, size_t n)
+void test_spurious_short_write(unsigned depth, size_t n)
 {
     uint8_t buf[64];
 
-    setup(dw, depth);
+    setup(depth);
     fill_random(buf, n);
     write_all(buf, n);
     CHECK(fu_tx_level() > 1);
@@ -60,9 +62,9 @@ void test_spurious_short_write(bool dw, unsigned depth, size_t n)
     if (pending == 0)
         fprintf(stderr, "spurious short write: %s depth %u: after the 0xC1 "
                 "entry the backend reports tx_pending 0 / copier_active %llu "
-                "with %u bytes still in the FIFO\n", name_of(&cfg), depth,
+                "with %u bytes still in the FIFO\n", LOWER_NAME, depth,
                 (unsigned long long)counters().copier_active, fu_tx_level());
-    CHECK(pending >= (cfg.dw_apb ? fu_tx_level() + 1U : 1U));
+    CHECK(pending >= (LOWER_DW ? fu_tx_level() + 1U : 1U));
     drain_checked("spurious short write");
     check_output("spurious short write");
     /* The backend still works afterwards. */
@@ -72,12 +74,13 @@ void test_spurious_short_write(bool dw, unsigned depth, size_t n)
     check_output("after spurious");
 }
 
-/* 7. DW RX timeout without data: one dummy RBR read ends it. */
+/* 7. DW RX timeout without data: one dummy RBR read ends it (the lower
+ * half serves it: no RX claim, no RX interrupt counted). */
 void test_rx_timeout_nodata(void)
 {
     uint8_t b;
 
-    setup(true, 64);
+    setup(64);
     uint64_t runs = fk_stats()->isr_runs;
     fu_rx_timeout_nodata();
     CHECK(fu_irq_line());
@@ -87,18 +90,19 @@ void test_rx_timeout_nodata(void)
     CHECK_EQ(fu_stats()->timeout_cleared, 1);
     CHECK_EQ(fu_stats()->rbr_empty_reads, 1);
     CHECK(fk_stats()->isr_runs - runs <= 2);
-    CHECK_EQ(counters().rx_irqs, 1);
+    CHECK_EQ(counters().rx_irqs, 0);
     CHECK_EQ(counters().rx_bytes, 0);
     CHECK_EQ(uart_be_read(&b, 1, true), -EAGAIN);
     CHECK_EQ(fu_errors(), 0);
 }
 
-/* 8. DW busy detect (LCR written while busy) is cleared via USR. */
+/* 8. DW busy detect (LCR written while busy) is cleared via USR and
+ * counted. */
 void test_busy_detect(void)
 {
     static uint8_t buf[100];
 
-    setup(true, 64);
+    setup(64);
     fill_random(buf, sizeof buf);
     write_all(buf, sizeof buf);
     uart_write(&cfg, UART_LCR, UART_LCR_8N1);
@@ -113,13 +117,13 @@ void test_busy_detect(void)
 
 /* 9. RX bytes with line errors arrive in order; errors and overruns are
  * counted; an empty non-blocking read gives -EAGAIN. */
-void test_rx(bool dw, unsigned depth)
+void test_rx(unsigned depth)
 {
     static const uint8_t data[] = { 'H', 'e', 'l', 0x00, 'o', '!' };
     static const unsigned flags[] = { 0, FU_RX_PE, FU_RX_FE, FU_RX_BI, 0, FU_RX_PE | FU_RX_FE };
     uint8_t got[FU_MAX_DEPTH + 8];
 
-    setup(dw, depth);
+    setup(depth);
     CHECK_EQ(uart_be_read(got, 4, true), -EAGAIN);
     CHECK_EQ(uart_be_read(got, 0, true), 0);
     uint64_t t = fu_now();
@@ -158,7 +162,7 @@ void test_rx_ring_overflow(void)
     static uint8_t got[20000];
     size_t sent = 0, kept;
 
-    setup(true, 64);
+    setup(64);
     while (sent < total) {
         size_t batch = total - sent < 2000 ? total - sent : 2000;
         uint64_t t = fu_now();
@@ -192,7 +196,7 @@ void test_counters_keep_rx_errors(void)
     uint8_t b;
     struct uart_counters c;
 
-    setup(true, 64);
+    setup(64);
     fu_rx_inject_at(fu_now() + 1, 'p', FU_RX_PE);
     CHECK_EQ(uart_be_counters(&c), 0);      /* its LSR read lands after */
     fk_take_irqs();
@@ -212,7 +216,7 @@ void test_loopback(void)
     static const uint8_t msg[] = "loopback";
     uint8_t got[sizeof msg];
 
-    setup(false, 16);
+    setup(16);
     CHECK_EQ(uart_be_set_loopback(true), 0);
     CHECK(fu_reg_mcr() & UART_MCR_LOOP);
     CHECK_EQ(uart_be_write(msg, sizeof msg, false), (ssize_t)sizeof msg);
@@ -225,4 +229,5 @@ void test_loopback(void)
     CHECK_EQ(fu_errors(), 0);
 }
 
+/* main(): this file's failed checks. */
 int uart_async_quirks_failures(void) { return check_failures; }

@@ -1,6 +1,7 @@
-/* Races of the async UART backend (src/drivers/uart/async.c) against its
- * own interrupt: the fake kernel takes the UART interrupt at a seeded
- * choice of every register access, every TX/RX ring call of the backend
+/* Races of the async TX engine and the tty core (src/drivers/uart) against
+ * their own interrupt, on one lower half (host.uart_async_races.<lower>):
+ * the fake kernel takes the UART interrupt at a seeded
+ * choice of every register access, every TX/RX ring call of the driver
  * (linked with --wrap=ring_push,--wrap=ring_pop: just before and just
  * after the call, e.g. between the push and the kick's unmasked THRE
  * check) and every unmask. With a 256-byte TX ring, random writes
@@ -21,15 +22,15 @@
 #include "ring.h"
 #include "test_uart_async.h"
 
-#define SEEDS  1000    /* per configuration */
+#define SEEDS  1000    /* per FIFO depth */
 #define OPS    40      /* per seed */
 #define RX_MAX 4096
 
 uint32_t __real_ring_push(struct ring *r, const void *src, uint32_t n);
 uint32_t __real_ring_pop(struct ring *r, void *dst, uint32_t n);
 
-/* async.c (task or ISR), instead of ring_push: an interrupt point on
- * either side of the real call. */
+/* The driver (engine_write's push, task; the RX path, ISR), instead of
+ * ring_push: an interrupt point on either side of the real call. */
 uint32_t __wrap_ring_push(struct ring *r, const void *src, uint32_t n)
 {
     fk_irq_point();
@@ -38,7 +39,8 @@ uint32_t __wrap_ring_push(struct ring *r, const void *src, uint32_t n)
     return k;
 }
 
-/* async.c (task), instead of ring_pop: the same. */
+/* The driver (uart_be_read, the polled flush; task), instead of
+ * ring_pop: the same. */
 uint32_t __wrap_ring_pop(struct ring *r, void *dst, uint32_t n)
 {
     fk_irq_point();
@@ -119,12 +121,12 @@ static void check_goes_idle(void)
     CHECK(fu_lsr_peek() & UART_LSR_TEMT);
 }
 
-/* One seeded run on the configuration (dw, depth). */
-static void race_run(uint64_t seed, bool dw, unsigned depth)
+/* main(): one seeded run with a FIFO of depth bytes. */
+static void race_run(uint64_t seed, unsigned depth)
 {
     static uint8_t buf[600];
 
-    setup(dw, depth);
+    setup(depth);
     rnd_seed(seed);
     fk_irq_schedule(seed, 100 + rnd() % 850);
     rx_sent_n = rx_got_n = 0;
@@ -178,27 +180,28 @@ static void race_run(uint64_t seed, bool dw, unsigned depth)
     CHECK_EQ(counters().drain_timeouts, 0);
 }
 
+/* The test program: SEEDS seeded runs on each FIFO depth, stopping at
+ * the first that fails. */
 int main(void)
 {
     static const unsigned depths[] = { 1, 16, 64 };
     uint64_t points = 0;
 
     setvbuf(stdout, NULL, _IOLBF, 0);
-    for (int dw = 0; dw < 2; dw++)
-        for (unsigned d = 0; d < 3; d++)
-            for (uint64_t seed = 1; seed <= SEEDS; seed++) {
-                int before = check_failures + uart_async_util_failures();
-                race_run(seed, dw, depths[d]);
-                points += fk_stats()->point_irqs;
-                if (check_failures + uart_async_util_failures() > before) {
-                    fprintf(stderr, "race: failed with seed %llu, %s depth %u\n",
-                            (unsigned long long)seed, dw ? "dw" : "ns16550", depths[d]);
-                    goto out;
-                }
+    for (unsigned d = 0; d < 3; d++)
+        for (uint64_t seed = 1; seed <= SEEDS; seed++) {
+            int before = check_failures + uart_async_util_failures();
+            race_run(seed, depths[d]);
+            points += fk_stats()->point_irqs;
+            if (check_failures + uart_async_util_failures() > before) {
+                fprintf(stderr, "race: failed with seed %llu, %s depth %u\n",
+                        (unsigned long long)seed, LOWER_NAME, depths[d]);
+                goto out;
             }
+        }
 out:
     printf("interrupts taken at access/ring points: %llu\n", (unsigned long long)points);
     check_failures += uart_async_util_failures();
     free(expect);
-    return check_exit("uart_async_races");
+    return check_exit(LOWER_SUITE("uart_async_races"));
 }

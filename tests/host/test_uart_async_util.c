@@ -1,4 +1,4 @@
-/* Host test of the async UART backend: the configuration under test, the
+/* Host test of the async TX engine: the configuration under test, the
  * record of accepted bytes and the helpers the test files share
  * (test_uart_async.h). */
 #include <stdlib.h>
@@ -9,6 +9,7 @@
 #include "fake_kernel.h"
 #include "fake_uart.h"
 #include "test_uart_async.h"
+#include "uart_port.h"
 
 struct uart_cfg cfg;
 uint8_t *expect;                          /* every byte accepted, in order */
@@ -17,8 +18,10 @@ static size_t expect_cap;
 uint64_t max_late_ns;                     /* drain return - last stop bit */
 static uint64_t rng = 0x9E3779B97F4A7C15ULL;
 
+/* Any test: restart the generator (a seeded run). */
 void rnd_seed(uint64_t seed) { rng = seed * 0x2545F4914F6CDD1DULL | 1; }
 
+/* Any test or task: the next pseudo-random number (xorshift). */
 uint32_t rnd(void)
 {
     rng ^= rng << 13;
@@ -27,27 +30,13 @@ uint32_t rnd(void)
     return (uint32_t)(rng >> 16);
 }
 
-static struct uart_cfg make_cfg(bool dw, unsigned depth)
-{
-    if (dw)
-        return (struct uart_cfg){ .base = 0x02500000, .reg_shift = 2,
-            .io_width = 4, .dw_apb = true, .clock_hz = 24000000,
-            .baud = 115200, .fifo_depth = (uint16_t)depth };
-    return (struct uart_cfg){ .base = 0x10000000, .reg_shift = 0,
-        .io_width = 1, .dw_apb = false, .clock_hz = 3686400, .baud = 115200,
-        .fifo_depth = (uint16_t)depth };
-}
-
-const char *name_of(const struct uart_cfg *c)
-{
-    return c->dw_apb ? "dw" : "ns16550";
-}
-
+/* Any test: one 8N1 character on the line under test. */
 uint64_t char_ns(void)
 {
-    return 10ULL * 16ULL * uart_divisor(&cfg) * 1000000000ULL / cfg.clock_hz;
+    return uart_char_ns(&cfg);
 }
 
+/* Any test: a snapshot, which must succeed. */
 struct uart_counters counters(void)
 {
     struct uart_counters c;
@@ -55,24 +44,29 @@ struct uart_counters counters(void)
     return c;
 }
 
-void setup(bool dw, unsigned depth)
+/* Every test: the fake UART, the fake kernel and the driver as at boot
+ * (its port zeroed like the image's bss), the lower half under test with
+ * a FIFO of depth bytes; counters reset, nothing recorded. */
+void setup(unsigned depth)
 {
-    cfg = make_cfg(dw, depth);
-    struct fu_config f = {
-        .base = cfg.base, .reg_shift = cfg.reg_shift, .width = cfg.io_width,
-        .dw = dw, .fifo_depth = depth, .char_ns = char_ns(), .access_ns = 50,
-    };
-    fu_init(&f);
-    fk_init();
-    CHECK_EQ(uart_hw_init(&cfg), 0);
-    CHECK_EQ(uart_be_init(&cfg, IRQ), 0);
+    struct uart_info info;
+
+    cfg = lower_cfg(depth);
+    lower_fake_init(&cfg, depth, 50);
+    uart_port = (struct uart_port){ 0 };
+    CHECK_EQ(uart_be_hw_init(&cfg), 0);
+    CHECK_EQ(uart_be_init(IRQ), 0);
     CHECK_EQ(fk_irq_number(), IRQ);
+    uart_be_info(&info);
+    CHECK(strcmp(info.ip, LOWER_NAME) == 0 && strcmp(info.engine, "async") == 0);
+    CHECK_EQ(info.fifo_depth, depth);
     CHECK_EQ(uart_be_counters_reset(), 0);
     fu_stats_clear();
     fu_out_clear();
     expect_n = 0;
 }
 
+/* Any test: n more bytes the wire must carry, in order. */
 void expect_add(const uint8_t *p, size_t n)
 {
     if (expect_n + n > expect_cap) {
@@ -85,6 +79,7 @@ void expect_add(const uint8_t *p, size_t n)
     expect_n += n;
 }
 
+/* Any test: n random bytes. */
 void fill_random(uint8_t *p, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -100,7 +95,7 @@ void check_output(const char *what)
     for (size_t i = 0; i < n && i < expect_n; i++)
         if (o[i].b != expect[i]) {
             fprintf(stderr, "%s: %s depth %u: byte %zu is %#x, expected %#x\n",
-                    what, name_of(&cfg), cfg.fifo_depth, i, o[i].b, expect[i]);
+                    what, LOWER_NAME, cfg.fifo_depth, i, o[i].b, expect[i]);
             CHECK(o[i].b == expect[i]);
             break;
         }
@@ -109,6 +104,7 @@ void check_output(const char *what)
     CHECK(host_csr.xstatus & XSTATUS_XIE);   /* irq_save/restore balanced */
 }
 
+/* Any test or task: a blocking write of n bytes, all taken, recorded. */
 void write_all(const uint8_t *p, size_t n)
 {
     ssize_t r = uart_be_write(p, n, false);
@@ -125,7 +121,7 @@ int drain_checked(const char *what)
     int rc = uart_be_drain();
     if (rc != 0)
         fprintf(stderr, "%s: %s depth %u: drain returned %d with %zu of %zu "
-                "bytes out, TX FIFO level %u\n", what, name_of(&cfg),
+                "bytes out, TX FIFO level %u\n", what, LOWER_NAME,
                 cfg.fifo_depth, rc, fu_out_count(), expect_n, fu_tx_level());
     CHECK_EQ(rc, 0);
     CHECK(fu_lsr_peek() & UART_LSR_TEMT);
@@ -157,4 +153,5 @@ void read_n(uint8_t *dst, size_t n)
     }
 }
 
+/* main(): this file's failed checks. */
 int uart_async_util_failures(void) { return check_failures; }

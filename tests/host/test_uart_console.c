@@ -1,5 +1,6 @@
-/* Polling console backend (src/drivers/uart/console.c) on the fake UART:
- * bytes out equal bytes in for both register variants and FIFO depths,
+/* The polling console engine (src/drivers/uart/engine_console.c) with the
+ * tty core on one lower half (host.uart_console.<lower>) and the fake
+ * UART: bytes out equal bytes in for every FIFO depth,
  * drain returns only with TEMT and gives up within its bound under line
  * faults, counters ioctls give -ENOTTY, reads. */
 #include <errno.h>
@@ -11,12 +12,15 @@
 #include "fake_uart.h"
 #include "uart_16550.h"
 #include "uart_backend.h"
+#include "uart_port.h"
+#include "test_lower.h"
 
 static struct uart_cfg cfg;
 static uint8_t expect[64 * 1024];
 static size_t expect_n;
 static uint64_t rng = 0x2545F4914F6CDD1DULL;
 
+/* Any test: the next pseudo-random number (xorshift). */
 static uint32_t rnd(void)
 {
     rng ^= rng << 13;
@@ -25,35 +29,32 @@ static uint32_t rnd(void)
     return (uint32_t)(rng >> 16);
 }
 
+/* Any test: one 8N1 character on the line under test. */
 static uint64_t char_ns(void)
 {
-    return 10ULL * 16ULL * uart_divisor(&cfg) * 1000000000ULL / cfg.clock_hz;
+    return uart_char_ns(&cfg);
 }
 
-static void setup(bool dw, unsigned depth)
+/* Every test: fake UART and kernel, the driver as at boot on the lower
+ * half under test with a FIFO of depth bytes. */
+static void setup(unsigned depth)
 {
-    if (dw)
-        cfg = (struct uart_cfg){ .base = 0x02500000, .reg_shift = 2,
-            .io_width = 4, .dw_apb = true, .clock_hz = 24000000,
-            .baud = 115200, .fifo_depth = (uint16_t)depth };
-    else
-        cfg = (struct uart_cfg){ .base = 0x10000000, .reg_shift = 0,
-            .io_width = 1, .dw_apb = false, .clock_hz = 3686400,
-            .baud = 115200, .fifo_depth = (uint16_t)depth };
-    struct fu_config f = {
-        .base = cfg.base, .reg_shift = cfg.reg_shift, .width = cfg.io_width,
-        .dw = dw, .fifo_depth = depth, .char_ns = char_ns(), .access_ns = 500,
-    };
-    fu_init(&f);
-    fk_init();
-    CHECK_EQ(uart_hw_init(&cfg), 0);
-    CHECK_EQ(uart_be_init(&cfg, 18), 0);
+    struct uart_info info;
+
+    cfg = lower_cfg(depth);
+    lower_fake_init(&cfg, depth, 500);
+    uart_port = (struct uart_port){ 0 };
+    CHECK_EQ(uart_be_hw_init(&cfg), 0);
+    CHECK_EQ(uart_be_init(18), 0);
     CHECK_EQ(strcmp(uart_be_name, "console"), 0);
+    uart_be_info(&info);
+    CHECK(strcmp(info.ip, LOWER_NAME) == 0 && strcmp(info.engine, "console") == 0);
     fu_stats_clear();
     fu_out_clear();
     expect_n = 0;
 }
 
+/* Every test, at its end: the wire carried every byte written, in order. */
 static void check_output(void)
 {
     size_t n = fu_out_count();
@@ -61,7 +62,7 @@ static void check_output(void)
     for (size_t i = 0; i < n && i < expect_n; i++)
         if (fu_out_buf()[i].b != expect[i]) {
             fprintf(stderr, "console %s depth %u: byte %zu differs\n",
-                    cfg.dw_apb ? "dw" : "ns16550", cfg.fifo_depth, i);
+                    LOWER_NAME, cfg.fifo_depth, i);
             CHECK(fu_out_buf()[i].b == expect[i]);
             break;
         }
@@ -70,6 +71,7 @@ static void check_output(void)
     CHECK(host_csr.xstatus & XSTATUS_XIE);
 }
 
+/* Any test: a drain that returns 0 with every byte out and TEMT. */
 static void drain_checked(void)
 {
     CHECK_EQ(uart_be_drain(), 0);
@@ -81,11 +83,12 @@ static void drain_checked(void)
     CHECK_EQ(uart_be_tx_pending(), 0);
 }
 
-static void test_write(bool dw, unsigned depth)
+/* main(): random writes (blocking or not: the same), drains between. */
+static void test_write(unsigned depth)
 {
     static uint8_t buf[3000];
 
-    setup(dw, depth);
+    setup(depth);
     for (int round = 0; round < 6; round++) {
         size_t n = 1 + rnd() % sizeof buf;
         for (size_t i = 0; i < n; i++)
@@ -107,14 +110,14 @@ static void test_write(bool dw, unsigned depth)
 
 /* Drain under line faults (TEMT never rises; the transmitter stalls with
  * a byte in the shifter): -ETIMEDOUT after the whole spin bound (10 ms +
- * two characters per FIFO byte and shifter, console.c), not before and
+ * two characters per FIFO byte and shifter, tty.c), not before and
  * not more than a poll after; the bytes intact once the fault is gone. */
-static void test_drain_faults(bool dw, unsigned depth)
+static void test_drain_faults(unsigned depth)
 {
     const uint64_t bound = 10 * 1000000ULL + 2 * char_ns() * (depth + 1);
     static const uint8_t b[2] = { 'f', 'g' };
 
-    setup(dw, depth);
+    setup(depth);
     for (int stall = 0; stall < 2; stall++) {
         CHECK_EQ(uart_be_write(&b[stall], 1, false), 1);
         expect[expect_n++] = b[stall];
@@ -134,12 +137,13 @@ static void test_drain_faults(bool dw, unsigned depth)
     check_output();
 }
 
-static void test_ioctls_and_reads(bool dw)
+/* main(): counters give -ENOTTY; polled reads; loopback. */
+static void test_ioctls_and_reads(void)
 {
     struct uart_counters c;
     uint8_t b[8];
 
-    setup(dw, 16);
+    setup(16);
     CHECK_EQ(uart_be_counters(&c), -ENOTTY);
     CHECK_EQ(uart_be_counters_reset(), -ENOTTY);
     CHECK_EQ(uart_be_read(b, sizeof b, true), -EAGAIN);
@@ -147,7 +151,7 @@ static void test_ioctls_and_reads(bool dw)
     CHECK_EQ(uart_be_rx_available(), 0);
     fu_rx_inject('x', 0);
     fu_rx_inject('y', 0);
-    CHECK_EQ(uart_be_rx_available(), 1);
+    CHECK_EQ(uart_be_rx_available(), 2);     /* both: polled into the ring */
     CHECK_EQ(uart_be_read(b, sizeof b, true), 2);
     CHECK(b[0] == 'x' && b[1] == 'y');
     /* Blocking read spins until a byte arrives later. */
@@ -167,17 +171,17 @@ static void test_ioctls_and_reads(bool dw)
     CHECK_EQ(fu_errors(), 0);
 }
 
+/* The test program: writes and drain faults on each FIFO depth, then the
+ * ioctls and reads. */
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);   /* keep order with stderr */
     static const unsigned depths[] = { 1, 16, 64 };
-    for (int dw = 0; dw < 2; dw++) {
-        for (unsigned d = 0; d < 3; d++) {
-            test_write(dw, depths[d]);
-            test_drain_faults(dw, depths[d]);
-        }
-        test_ioctls_and_reads(dw);
+    for (unsigned d = 0; d < 3; d++) {
+        test_write(depths[d]);
+        test_drain_faults(depths[d]);
     }
+    test_ioctls_and_reads();
     CHECK_EQ(fu_errors(), 0);       /* no bad access anywhere above */
-    return check_exit("uart_console");
+    return check_exit(LOWER_SUITE("uart_console"));
 }

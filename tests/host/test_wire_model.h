@@ -1,7 +1,7 @@
 /* Host test of the wire model (test_wire_model.c): what its files share.
  * test_wire_model.c holds the stubs of the model's kernel services and of
  * the MMIO, the model's physics tests and main(); test_wire_model_seam.c
- * the model behind the register layer (uart_16550.h) and its account. */
+ * the model behind the register seam (uart_16550.h) and its account. */
 #ifndef TEST_WIRE_MODEL_H
 #define TEST_WIRE_MODEL_H
 
@@ -18,7 +18,7 @@ struct stub_counts {
 };
 extern struct stub_counts stub;
 extern uint64_t now_ns;        /* the stubbed clock */
-extern const struct uart_cfg ns, dw;
+extern const struct uart_cfg ns;
 
 /* test_wire_model_seam.c */
 void test_wire_seam(void);

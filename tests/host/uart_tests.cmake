@@ -1,65 +1,102 @@
-# UART driver unit tests: the register layer and both backends against a
-# register-level fake UART (fake_uart.c, fake_uart_fifo.c, fake_uart_regs.c)
-# and a single-threaded fake kernel (fake_kernel.c) in fake time. Included
-# from tests/host/CMakeLists.txt, which defines host_test and SRC.
+# UART driver unit tests against a register-level fake UART (fake_uart.c,
+# fake_uart_fifo.c, fake_uart_regs.c) and a fake kernel (fake_kernel.c,
+# fake_tasks.c) in fake time. The driver's lower half is chosen at build
+# time (UART_LOWER_HEADER), so every driver test is built once per lower
+# half, host.<test>.<lower>, with the fake's `dw` switch to match
+# (test_lower.c); the engines (async, console) each on every lower half.
+# Included from tests/host/CMakeLists.txt, which defines host_executable,
+# host_test and SRC.
 
 set(UART_TESTS_DIR ${CMAKE_CURRENT_LIST_DIR})
 set(UART_DRV ${SRC}/drivers/uart)
+set(UART_LOWERS ns16550 dw_apb)
 set(UART_FAKES ${UART_TESTS_DIR}/fake_uart.c ${UART_TESTS_DIR}/fake_uart_fifo.c
                 ${UART_TESTS_DIR}/fake_uart_regs.c ${UART_TESTS_DIR}/fake_kernel.c
-                ${UART_TESTS_DIR}/fake_acct.c ${SRC}/kernel/sleep.c)
-set(UART_ASYNC_SRC ${UART_DRV}/async.c ${UART_DRV}/async_tx.c ${UART_DRV}/async_rx.c
-    ${UART_DRV}/async_ctr.c)
+                ${UART_TESTS_DIR}/fake_tasks.c ${UART_TESTS_DIR}/fake_acct.c
+                ${UART_TESTS_DIR}/test_lower.c
+                ${SRC}/kernel/sleep.c)
+# The tty core with one engine: the driver as an image links it.
+set(UART_CORE ${UART_DRV}/tty.c ${UART_DRV}/tty_rx.c ${UART_DRV}/tty_ctr.c
+              ${UART_DRV}/uart_cfg.c ${SRC}/kernel/waitq.c ${SRC}/lib/ring.c)
+set(UART_ASYNC ${UART_CORE} ${UART_DRV}/engine_async.c)
+set(UART_CONSOLE ${UART_CORE} ${UART_DRV}/engine_console.c)
 
-host_test(uart_regs ${UART_TESTS_DIR}/test_uart_regs.c
-          ${UART_DRV}/ns16550.c ${UART_FAKES})
+# uart_test(NAME LOWER src...): the executable test_NAME_LOWER, the driver
+# in it built with the lower half src/drivers/uart/lower_LOWER.h,
+# registered as host.NAME.LOWER.
+function(uart_test name lower)
+  set(exe test_${name}_${lower})
+  host_executable(${exe} ${ARGN})
+  target_include_directories(${exe} PRIVATE ${UART_DRV})
+  set(dw 0)
+  if(lower STREQUAL "dw_apb")
+    set(dw 1)
+  endif()
+  target_compile_definitions(${exe} PRIVATE UART_LOWER_HEADER="lower_${lower}.h"
+                             TEST_LOWER_DW=${dw})
+  add_test(NAME host.${name}.${lower} COMMAND ${exe})
+  set_tests_properties(host.${name}.${lower} PROPERTIES LABELS host TIMEOUT 120)
+endfunction()
 
-# async.c and console.c both define uart_be_*: one executable each. The
-# async test: TX tests and main(), DW quirk/RX/loopback tests, drains
+# The async test: TX tests and main(), DW quirk/RX/loopback tests, drains
 # under line faults, helpers.
 set(UART_ASYNC_TESTS ${UART_TESTS_DIR}/test_uart_async.c
     ${UART_TESTS_DIR}/test_uart_async_quirks.c ${UART_TESTS_DIR}/test_uart_async_faults.c
     ${UART_TESTS_DIR}/test_uart_async_util.c)
-host_test(uart_async ${UART_ASYNC_TESTS}
-          ${UART_ASYNC_SRC} ${UART_DRV}/ns16550.c ${SRC}/lib/ring.c ${UART_FAKES})
 
-# The same with a 256-byte TX ring, so that writers block on a full ring.
-host_test(uart_async_ring256 ${UART_ASYNC_TESTS}
-          ${UART_ASYNC_SRC} ${UART_DRV}/ns16550.c ${SRC}/lib/ring.c ${UART_FAKES})
-target_compile_definitions(test_uart_async_ring256 PRIVATE UART_TX_RING_SIZE=256)
+foreach(lower IN LISTS UART_LOWERS)
+  # The lower half alone: registers, quirks, polled output.
+  uart_test(uart_lower ${lower} ${UART_TESTS_DIR}/test_uart_lower.c
+            ${UART_TESTS_DIR}/test_uart_lower_ops.c ${UART_DRV}/uart_cfg.c ${UART_FAKES})
 
-# Races against the interrupt: taken at a seeded choice of register
-# accesses and ring calls (the backend's ring_push/ring_pop wrapped).
-host_test(uart_async_races ${UART_TESTS_DIR}/test_uart_async_races.c
-          ${UART_TESTS_DIR}/test_uart_async_util.c
-          ${UART_ASYNC_SRC} ${UART_DRV}/ns16550.c ${SRC}/lib/ring.c ${UART_FAKES})
-target_compile_definitions(test_uart_async_races PRIVATE UART_TX_RING_SIZE=256)
-target_link_options(test_uart_async_races PRIVATE -Wl,--wrap=ring_push -Wl,--wrap=ring_pop)
-# Under load: the TX counters' sums across writes, interrupts and resets,
-# and the RX budget against a flood faster than the handler.
-host_test(uart_async_load ${UART_TESTS_DIR}/test_uart_async_load.c
-          ${UART_TESTS_DIR}/test_uart_async_util.c
-          ${UART_ASYNC_SRC} ${UART_DRV}/ns16550.c ${SRC}/lib/ring.c ${UART_FAKES})
+  uart_test(uart_async ${lower} ${UART_ASYNC_TESTS} ${UART_ASYNC} ${UART_FAKES})
+  # The same with a 256-byte TX ring, so that writers block on a full ring.
+  uart_test(uart_async_ring256 ${lower} ${UART_ASYNC_TESTS} ${UART_ASYNC} ${UART_FAKES})
+  target_compile_definitions(test_uart_async_ring256_${lower} PRIVATE UART_TX_RING_SIZE=256)
 
-host_test(uart_console ${UART_TESTS_DIR}/test_uart_console.c
-          ${UART_DRV}/console.c ${UART_DRV}/ns16550.c ${UART_FAKES})
+  # Races against the interrupt: taken at a seeded choice of register
+  # accesses and ring calls (the driver's ring_push/ring_pop wrapped).
+  uart_test(uart_async_races ${lower} ${UART_TESTS_DIR}/test_uart_async_races.c
+            ${UART_TESTS_DIR}/test_uart_async_util.c ${UART_ASYNC} ${UART_FAKES})
+  target_compile_definitions(test_uart_async_races_${lower} PRIVATE UART_TX_RING_SIZE=256)
+  target_link_options(test_uart_async_races_${lower} PRIVATE
+                      -Wl,--wrap=ring_push -Wl,--wrap=ring_pop)
+  # Under load: the TX counters' sums across writes, interrupts and resets,
+  # and the RX budget against a flood faster than the handler.
+  uart_test(uart_async_load ${lower} ${UART_TESTS_DIR}/test_uart_async_load.c
+            ${UART_TESTS_DIR}/test_uart_async_util.c ${UART_ASYNC} ${UART_FAKES})
 
-# The wire model (115200 baud, 16-byte FIFO) in fake time, alone and
-# behind the register layer, over a fake cpu_acct_call.
+  uart_test(uart_console ${lower} ${UART_TESTS_DIR}/test_uart_console.c
+            ${UART_CONSOLE} ${UART_FAKES})
+
+  # Two writers and two drainers as tasks (fake_tasks.c): records whole
+  # and in order, no lost wake-up, counters that add up; with the default
+  # ring and with a 256-byte one (writers block on a full ring).
+  foreach(ring default 256)
+    set(_name uart_tasks)
+    if(ring STREQUAL "256")
+      set(_name uart_tasks_ring256)
+    endif()
+    uart_test(${_name} ${lower} ${UART_TESTS_DIR}/test_uart_tasks.c
+              ${UART_TESTS_DIR}/test_uart_async_util.c ${UART_ASYNC} ${UART_FAKES})
+    if(ring STREQUAL "256")
+      target_compile_definitions(test_${_name}_${lower} PRIVATE UART_TX_RING_SIZE=256)
+    endif()
+  endforeach()
+endforeach()
+
+# The wire model (115200 baud, 16-byte FIFO; it models the NS16550A) in
+# fake time, alone and behind the register seam, over a fake cpu_acct_call.
 host_test(wire_model ${UART_TESTS_DIR}/test_wire_model.c ${UART_TESTS_DIR}/test_wire_model_seam.c
-          ${UART_TESTS_DIR}/fake_acct.c ${UART_DRV}/wire_model.c ${UART_DRV}/ns16550.c)
+          ${UART_TESTS_DIR}/fake_acct.c ${UART_DRV}/wire_model.c)
 target_compile_definitions(test_wire_model PRIVATE WIRE_BAUD=115200 WIRE_FIFO=16)
 
-# Both backends with the wire model (115200 baud, 16-byte FIFO) in front of
-# a QEMU-like fake UART: line physics, THRE/TEMT timing, drain bounds.
-foreach(backend async console)
-  string(TOUPPER ${backend} _be)
-  set(_src ${UART_DRV}/console.c)
-  if(backend STREQUAL "async")
-    set(_src ${UART_ASYNC_SRC} ${SRC}/lib/ring.c)
-  endif()
-  host_test(uart_wire_${backend} ${UART_TESTS_DIR}/test_uart_wire.c
-            ${_src} ${UART_DRV}/ns16550.c ${UART_DRV}/wire_model.c ${UART_FAKES})
-  target_compile_definitions(test_uart_wire_${backend} PRIVATE WIRE_BAUD=115200 WIRE_FIFO=16
-                             BACKEND_${_be}=1)
+# Both engines with the wire model (115200 baud, 16-byte FIFO) in front of
+# a QEMU-like fake NS16550A: line physics, THRE/TEMT timing, drain bounds.
+foreach(engine async console)
+  string(TOUPPER ${engine} _en)
+  uart_test(uart_wire_${engine} ns16550 ${UART_TESTS_DIR}/test_uart_wire.c
+            ${UART_${_en}} ${UART_DRV}/wire_model.c ${UART_FAKES})
+  target_compile_definitions(test_uart_wire_${engine}_ns16550 PRIVATE
+                             WIRE_BAUD=115200 WIRE_FIFO=16 BACKEND_${_en}=1)
 endforeach()

@@ -1,6 +1,7 @@
 # libFuzzer targets (clang -fsanitize=fuzzer,address,undefined) over the
 # host-testable parts: the ring buffer, the POSIX layer's argument checks
-# and the async UART backend's interrupt handler. Included from
+# and the UART driver's interrupt handler (tty core, async engine) on each
+# lower half. Included from
 # tests/robust/CMakeLists.txt in the host build.
 #
 # The host build's C compiler may be gcc, which has no libFuzzer, so the
@@ -45,10 +46,14 @@ if(NOT _fuzz_probe_rc EQUAL 0)
     "(libFuzzer and sanitizer runtimes for clang 14; scripts/install-deps does this).")
 endif()
 
-# fuzz_target(NAME RUNS n SOURCES src... [DEFINES d...]): build fuzz/NAME
-# with clang and register the CTest entry robust.NAME running n inputs.
+# fuzz_target(NAME RUNS n SOURCES src... [DEFINES d...] [TEST t]): build
+# fuzz/NAME with clang and register the CTest entry robust.NAME (or
+# robust.t) running n inputs.
 function(fuzz_target name)
-  cmake_parse_arguments(F "" "RUNS" "SOURCES;DEFINES" ${ARGN})
+  cmake_parse_arguments(F "" "RUNS;TEST" "SOURCES;DEFINES" ${ARGN})
+  if(NOT F_TEST)
+    set(F_TEST ${name})
+  endif()
   set(objdir ${FUZZ_DIR}/${name}.dir)
   set(objs)
   set(defs -DHOST_TEST=1)
@@ -75,10 +80,10 @@ function(fuzz_target name)
     COMMENT "fuzz ${name}: link (libFuzzer, ASan, UBSan)"
     VERBATIM)
   add_custom_target(${name} ALL DEPENDS ${bin})
-  add_test(NAME robust.${name}
+  add_test(NAME robust.${F_TEST}
     COMMAND ${bin} -runs=${F_RUNS} -seed=${FUZZ_SEED} -timeout=${FUZZ_TIMEOUT_S}
             -print_final_stats=1 -artifact_prefix=${FUZZ_DIR}/artifacts/${name}-)
-  set_tests_properties(robust.${name} PROPERTIES LABELS robustness TIMEOUT 120)
+  set_tests_properties(robust.${F_TEST} PROPERTIES LABELS robustness TIMEOUT 120)
 endfunction()
 
 set(FUZZ_SRC_DIR ${CMAKE_CURRENT_LIST_DIR})
@@ -93,17 +98,27 @@ fuzz_target(fuzz_posix RUNS 200000 SOURCES ${FUZZ_SRC_DIR}/fuzz_posix.c
   ${FUZZ_SRC_DIR}/fuzz_posix_io.c ${FUZZ_SRC_DIR}/fuzz_posix_ctl.c
   ${PROJECT_SOURCE_DIR}/tests/host/fake_backend.c
   ${PROJECT_SOURCE_DIR}/src/io/posix.c ${PROJECT_SOURCE_DIR}/src/io/posix_tty.c
-  ${PROJECT_SOURCE_DIR}/src/io/posix_time.c)
+  ${PROJECT_SOURCE_DIR}/src/io/posix_time.c ${PROJECT_SOURCE_DIR}/src/io/onlcr.c)
 
-# Async backend's interrupt handler on fuzzer-chosen register values
-# (fuzz_uart_isr.c includes src/drivers/uart/async*.c to reset their
-# state between inputs and to see the shadow registers; the input decoder
-# and fake kernel, and the fake UART, are files of their own; the CPU
-# accounts are tests/host's).
-fuzz_target(fuzz_uart_isr RUNS 200000 SOURCES ${FUZZ_SRC_DIR}/fuzz_uart_isr.c
-  ${FUZZ_SRC_DIR}/fuzz_uart_isr_kernel.c ${FUZZ_SRC_DIR}/fuzz_uart_isr_mmio.c
-  ${PROJECT_SOURCE_DIR}/tests/host/fake_acct.c
-  ${PROJECT_SOURCE_DIR}/src/drivers/uart/ns16550.c ${PROJECT_SOURCE_DIR}/src/lib/ring.c)
+# The UART driver's interrupt handler on fuzzer-chosen register values, on
+# each lower half (robust.fuzz_uart_isr.<lower>): fuzz_uart_isr.c includes
+# the tty core's and the async engine's files (src/drivers/uart) to reset
+# their state between inputs and to see the port and the engine's state;
+# the input decoder and fake kernel, and the fake UART, are files of their
+# own; the CPU accounts are tests/host's.
+set(FUZZ_DRV ${PROJECT_SOURCE_DIR}/src/drivers/uart)
+foreach(lower ns16550 dw_apb)
+  set(dw 0)
+  if(lower STREQUAL "dw_apb")
+    set(dw 1)
+  endif()
+  fuzz_target(fuzz_uart_isr_${lower} RUNS 200000 TEST fuzz_uart_isr.${lower}
+    SOURCES ${FUZZ_SRC_DIR}/fuzz_uart_isr.c ${FUZZ_SRC_DIR}/fuzz_uart_isr_ops.c
+    ${FUZZ_SRC_DIR}/fuzz_uart_isr_kernel.c ${FUZZ_SRC_DIR}/fuzz_uart_isr_mmio.c
+    ${PROJECT_SOURCE_DIR}/tests/host/fake_acct.c ${FUZZ_DRV}/uart_cfg.c
+    ${PROJECT_SOURCE_DIR}/src/kernel/waitq.c ${PROJECT_SOURCE_DIR}/src/lib/ring.c
+    DEFINES "UART_LOWER_HEADER=\"lower_${lower}.h\"" FUZZ_LOWER_DW=${dw})
+endforeach()
 
 # Report tool (Python): parse_bytes and analyze on random bytes and on
 # mutated reference logs, fixed seed and case count. Debian's python3, as

@@ -1,17 +1,21 @@
-/* libFuzzer target: the async UART backend (src/drivers/uart/async.c) with
- * its interrupt handler fed fuzzer-chosen register values.
+/* libFuzzer target: the UART driver (the tty core and the async TX engine,
+ * src/drivers/uart, on the lower half this target is built with:
+ * robust.fuzz_uart_isr.<lower>) with its interrupt handler fed
+ * fuzzer-chosen register values.
  *
- * This file includes async.c, so that every input starts from the same
- * backend state (its statics are reset here) and the checks can see the
- * IER shadow, the THRE flag and the rings. The UART behind the register
- * layer (ns16550.c, HOST_TEST) is a fake of its own, different from
+ * This file includes tty.c, tty_rx.c, tty_ctr.c and engine_async.c, so
+ * that every input starts from the same driver state (their statics are
+ * reset here) and the checks can see the port (the lower half's IER
+ * shadow, the rings) and the engine's TX state. The UART behind the
+ * register seam (uart_16550.h, HOST_TEST) is a fake of its own, different from
  * tests/host/fake_uart.c: it has no model of a UART at all. Every register
  * read (IIR, LSR, USR, TFL, RBR, MSR, MCR, ...) returns the next input
  * byte, so the values can contradict each other in any way hardware or a
  * glitch could; it records what the driver does with them.
  *
- * Input: two configuration bytes (16550 or DesignWare APB, FIFO depth,
- * baud), then operations: the interrupt handler, non-blocking writes and
+ * Input: two configuration bytes (register stride and width on a 16550,
+ * the board's FIFO depth, baud), the register values of the lower half's
+ * bring-up (DW: CPR's FIFO depth, LCR read back), then operations: the interrupt handler, non-blocking writes and
  * reads, counter snapshots and resets, TX pending, drain, loopback, the
  * polled flush. Interrupts also arrive, when the input says so, whenever
  * task code unmasks them (irq_restore). Register reads take their values
@@ -22,7 +26,7 @@
  *  - no FIFO overfill: after a read that reports FIFO room (LSR.THRE: a
  *    FIFO's depth, on a 16550 THRE clear: none; DW TFL: depth - TFL), no
  *    more THR stores than that room before the next such read;
- *  - no runaway: at most UART_ISR_MAX_ROUNDS IIR reads and a bounded
+ *  - no runaway: at most ISR_MAX_ROUNDS IIR reads and a bounded
  *    number of register accesses per handler run; bounded blocking in
  *    drain; AddressSanitizer and UBSan for memory and arithmetic;
  *  - only registers of the configured UART, with its access width, and no
@@ -34,8 +38,8 @@
  *  - counters equal what the fake saw: IIR causes (THRE, RX, busy,
  *    spurious), line errors of every LSR read, RX bytes and drops, THR
  *    bytes, write calls; the IER shadow equals the last IER write and its
- *    THRI bit equals the THRE flag; interrupts are unmasked after every
- *    task call. */
+ *    THRI bit equals the engine's TX_ON state; interrupts are unmasked
+ *    after every task call. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -44,182 +48,65 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The async backend's files with the small rings of fuzz_uart_isr.h. */
+/* The driver's files with the small rings of fuzz_uart_isr.h. */
 #include "fuzz_uart_isr.h"
-#include "async.c"
-#include "async_tx.c"
-#include "async_rx.c"
-#include "async_ctr.c"
+#include "tty.c"
+#include "tty_rx.c"
+#include "tty_ctr.c"
+#include "engine_async.c"
 
 unsigned op_no;
 const char *op_name = "";
 
-const unsigned async_isr_max_rounds = UART_ISR_MAX_ROUNDS;
+const unsigned isr_max_rounds = ISR_MAX_ROUNDS;
 
-bool async_thre_on(void) { return be_thre_on; }
+/* The fake UART (its IIR reads) and the checks, any context. */
+bool fuzz_tx_on(void) { return tx_state == TX_ON; }
 
 /* ---- checks ---------------------------------------------------------------- */
 
-/* After every operation (task context, interrupts enabled). */
-static void check_state(void)
+/* The target, after every operation (task context, interrupts enabled). */
+void check_state(void)
 {
+    struct uart_port *p = &uart_port;
     if (!(host_csr.xstatus & XSTATUS_XIE))
         FAIL("interrupts left masked");
-    if (f.ier_written != (int)be_ier)
-        FAIL("IER shadow %#x, last IER write %#x", be_ier, f.ier_written);
-    if (!!(be_ier & UART_IER_THRI) != be_thre_on)
-        FAIL("IER.THRI %u but be_thre_on %u", !!(be_ier & UART_IER_THRI), be_thre_on);
-    if (ring_used(&be_tx) > UART_TX_RING_SIZE || ring_used(&rx) > UART_RX_RING_SIZE)
-        FAIL("ring overfull: tx %u rx %u", ring_used(&be_tx), ring_used(&rx));
-    if (f.accepted_total != f.thr_total + ring_used(&be_tx))
+    if (f.ier_written != (int)p->hw.ier)
+        FAIL("IER shadow %#x, last IER write %#x", p->hw.ier, f.ier_written);
+    if (!!(p->hw.ier & UART_IER_THRI) != (tx_state == TX_ON))
+        FAIL("IER.THRI %u but TX state %d", !!(p->hw.ier & UART_IER_THRI), (int)tx_state);
+    if (ring_used(&p->tx) > UART_TX_RING_SIZE || ring_used(&p->rx) > UART_RX_RING_SIZE)
+        FAIL("ring overfull: tx %u rx %u", ring_used(&p->tx), ring_used(&p->rx));
+    if (f.accepted_total != f.thr_total + ring_used(&p->tx))
         FAIL("accepted %llu bytes, sent %llu (%llu flushed), %u in the ring",
              (unsigned long long)f.accepted_total, (unsigned long long)f.thr_total,
-             (unsigned long long)f.flushed_total, ring_used(&be_tx));
-    if (ring_used(&rx) != rx_q_n)
-        FAIL("RX ring holds %u bytes, the model %zu", ring_used(&rx), rx_q_n);
+             (unsigned long long)f.flushed_total, ring_used(&p->tx));
+    if (ring_used(&p->rx) != rx_q_n)
+        FAIL("RX ring holds %u bytes, the model %zu", ring_used(&p->rx), rx_q_n);
+    if (waitq_active(&p->tx_space) || waitq_active(&p->drain) || waitq_active(&p->rx_data)
+        || waitq_active(&p->writer_turn) || p->writing)
+        FAIL("a wait queue keeps a waiter after the call returned");
     if (f.credit < 0)
         FAIL("FIFO credit negative");
 }
 
-/* ---- operations ------------------------------------------------------------ */
-
-static uint8_t pattern;
-
-static void op_write(void)
-{
-    size_t n = take8() % 4 == 0 ? take8() % (MAX_WRITE + 1) : take8() % 24;
-    uint8_t *buf = malloc(n ? n : 1);
-    for (size_t i = 0; i < n; i++)
-        buf[i] = pattern++;
-    uint32_t room = ring_free(&be_tx);
-    size_t want = n < room ? n : room;
-    if (tx_log_n + want > LOG_MAX)
-        FAIL("TX log full");
-    memcpy(tx_log + tx_log_n, buf, want);      /* before: the kick sends them */
-    tx_log_n += want;
-    f.accepted_total += want;
-    f.writes++;
-    f.write_req += n;
-    f.write_acc += want;
-    op_name = "write";
-    ssize_t r = uart_be_write(buf, n, true);
-    if (r != (want || n == 0 ? (ssize_t)want : -EAGAIN))
-        FAIL("uart_be_write(%zu, nonblock) = %zd with %u free", n, r, room);
-    free(buf);
-}
-
-static void op_read(void)
-{
-    size_t n = take8() % (UART_RX_RING_SIZE + 8);
-    uint8_t *buf = malloc(n ? n : 1);
-    size_t want = n < rx_q_n ? n : rx_q_n;
-    op_name = "read";
-    ssize_t r = uart_be_read(buf, n, true);
-    if (r != (want || n == 0 ? (ssize_t)want : -EAGAIN))
-        FAIL("uart_be_read(%zu, nonblock) = %zd, model has %zu", n, r, rx_q_n);
-    if (want && memcmp(buf, rx_q, want) != 0)
-        FAIL("RX bytes differ from the RBR data values");
-    memmove(rx_q, rx_q + want, rx_q_n - want);
-    rx_q_n -= want;
-    free(buf);
-}
-
-static void op_counters(void)
-{
-    struct uart_counters c;
-    op_name = "counters";
-    no_irq_at_restore = true;
-    int rc = uart_be_counters(&c);
-    no_irq_at_restore = false;
-    if (rc != 0)
-        FAIL("uart_be_counters failed");
-    check_counters(&c);
-    if (c.staged_bytes != ring_used(&be_tx) || c.ring_empty != (ring_used(&be_tx) == 0) ||
-        c.copier_active != be_thre_on)
-        FAIL("snapshot fields disagree with the backend state");
-}
-
-static void op_counters_reset(void)
-{
-    op_name = "counters_reset";
-    /* The model first: an interrupt at the reset's irq_restore counts.
-     * The reset clears the TX counters; the RX ones (RX interrupts, bytes,
-     * drops, line errors) count since boot (uart_backend.h). */
-    f.iir_thri = f.iir_busy = f.iir_spurious = f.iir_spurious_thre = 0;
-    f.thr_refill = 0;
-    f.writes = f.write_req = f.write_acc = 0;
-    if (uart_be_counters_reset() != 0)
-        FAIL("uart_be_counters_reset failed");
-}
-
-/* TX pending = ring + what LSR (and DW TFL) say the hardware holds. An
- * interrupt taken at the irq_restore after the LSR read may move bytes;
- * the ring is read last, after the register reads, so the sum is that of
- * the task's own reads and the ring at return. */
-static void op_tx_pending(void)
-{
-    op_name = "tx_pending";
-    size_t p = uart_be_tx_pending();
-    uint32_t lsr = f.task_lsr;
-    size_t hw = 0;
-    if (!(lsr & UART_LSR_TEMT))
-        hw = f.cfg.dw_apb ? f.task_tfl + 1U : (lsr & UART_LSR_THRE) ? 1U : f.cfg.fifo_depth;
-    if (p != ring_used(&be_tx) + hw)
-        FAIL("tx_pending %zu, expected ring %u + hardware %zu (LSR %#x TFL %u)", p,
-             ring_used(&be_tx), hw, lsr, f.task_tfl);
-}
-
-static void op_drain(void)
-{
-    op_name = "drain";
-    int rc = uart_be_drain();
-    if (rc != 0 && rc != -ETIMEDOUT)
-        FAIL("uart_be_drain = %d", rc);
-    if (rc == 0 && ring_used(&be_tx) != 0)
-        FAIL("drain returned 0 with %u bytes in the ring", ring_used(&be_tx));
-}
-
-static void op_loopback(void)
-{
-    bool on = take8() & 1;
-    op_name = "loopback";
-    f.mcr_wrote = false;
-    if (uart_be_set_loopback(on) != 0)
-        FAIL("uart_be_set_loopback failed");
-    unsigned want = on ? f.mcr_read | UART_MCR_LOOP : f.mcr_read & ~(unsigned)UART_MCR_LOOP;
-    if (!f.mcr_wrote || f.mcr_written != want)
-        FAIL("loopback %d: MCR read %#x, written %#x", on, f.mcr_read, f.mcr_written);
-}
-
-static void op_flush(void)
-{
-    op_name = "flush_polled";
-    f.flushing = true;
-    uart_be_flush_polled();
-    f.flushing = false;
-    if (ring_used(&be_tx) != 0)
-        FAIL("flush left %u bytes in the ring", ring_used(&be_tx));
-}
-
 /* ---- setup ------------------------------------------------------------------ */
 
-static void reset_backend(void)
+/* Each input, first: the driver's state as at boot (zeroed bss). */
+static void reset_driver(void)
 {
-    /* the backend's state, as at boot (those only blocking calls change,
-     * such as the writer's wanted space, are never touched here). */
-    be_cfg = NULL;
-    memset(&be_tx, 0, sizeof be_tx);
-    memset(&rx, 0, sizeof rx);
-    be_tx_space_waiter = be_drain_waiter = rx_waiter = (struct waker){ 0 };
-    be_thre_on = false;
-    be_fifo_empty_seen = false;
-    be_fifo_empty_ns = 0;
-    be_ier = 0;
-    be_char_ns = 0;
-    be_ctr = (struct uart_counters){ 0 };
+    uart_port = (struct uart_port){ 0 };
+    port_up = false;
+    tx_state = TX_OFF;
+    refill_wake = false;
+    empty_ns = 0;
+    win_start = win_end = win_busy = 0;
+    win_left = 0;
+    rx_resume_timer = (struct timer){ 0 };
     armed_timer = 0;
 }
 
+/* libFuzzer, once per input. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const uint16_t depths[] = { 1, 16, 64, 128, 256, 2, 8, 32 };
@@ -240,21 +127,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     woken = in_isr = false;
     memset(&host_csr, 0, sizeof host_csr);
     host_csr.xstatus = XSTATUS_XIE;
-    reset_backend();
+    reset_driver();
 
     uint8_t c0 = take8(), c1 = take8();
-    bool dw = c0 & 1;
     f.cfg = (struct uart_cfg){
-        .base = dw ? BASE_DW : BASE_16550,
-        .reg_shift = dw ? 2 : (c0 & 2 ? 2 : 0),
-        .io_width = dw ? 4 : (c0 & 2) && (c0 & 4) ? 4 : 1,
-        .dw_apb = dw,
-        .clock_hz = dw ? 24000000 : 3686400,
+        .base = FUZZ_LOWER_DW ? BASE_DW : BASE_16550,
+        .reg_shift = FUZZ_LOWER_DW ? 2 : (c0 & 2 ? 2 : 0),
+        .io_width = FUZZ_LOWER_DW ? 4 : (c0 & 2) && (c0 & 4) ? 4 : 1,
+        .clock_hz = FUZZ_LOWER_DW ? 24000000 : 3686400,
         .baud = bauds[c1 & 3],
         .fifo_depth = depths[(c0 >> 3) & 7],
     };
     f.ier_written = -1;
-    if (uart_be_init(&f.cfg, IRQ) != 0 || !handler)
+    /* Bring-up on fuzzer values (DW: CPR, the LCR read back); when it
+     * gives up, the UART is left in an unknown state: nothing to check. */
+    op_name = "hw_init";
+    if (uart_be_hw_init(&f.cfg) != 0)
+        return 0;
+    f.depth = uart_port.hw.fifo_depth;
+    if (f.depth == 0 || (!FUZZ_LOWER_DW && f.depth != f.cfg.fifo_depth))
+        FAIL("FIFO depth %u after bring-up (board %u)", f.depth, f.cfg.fifo_depth);
+    op_name = "init";
+    if (uart_be_init(IRQ) != 0 || !handler)
         FAIL("uart_be_init failed");
     check_state();
 

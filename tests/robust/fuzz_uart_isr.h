@@ -1,9 +1,11 @@
-/* libFuzzer target fuzz_uart_isr (fuzz_uart_isr.c): what its files
- * share. fuzz_uart_isr_kernel.c holds the input decoder and the fake
- * kernel (time, interrupt registration and delivery, blocking);
- * fuzz_uart_isr_mmio.c the fake UART behind the register layer and the
- * counter checks; fuzz_uart_isr.c the backend (it includes async.c), the
- * state checks, the operations and the target. */
+/* libFuzzer target fuzz_uart_isr (fuzz_uart_isr.c), built once per lower
+ * half (FUZZ_LOWER_DW, UART_LOWER_HEADER): what its files share.
+ * fuzz_uart_isr_kernel.c holds the input decoder and the fake kernel
+ * (time, interrupt registration and delivery, blocking);
+ * fuzz_uart_isr_mmio.c the fake UART behind the register seam and the
+ * counter checks; fuzz_uart_isr.c the driver (it includes the tty core's
+ * and the async engine's files), the state checks and the target;
+ * fuzz_uart_isr_ops.c the operations. */
 #ifndef FUZZ_UART_ISR_H
 #define FUZZ_UART_ISR_H
 
@@ -20,6 +22,16 @@
 /* Small rings: full and wrapping rings within a short input. */
 #define UART_TX_RING_SIZE 256U
 #define UART_RX_RING_SIZE 64U
+
+/* The DW registers beyond the 16550's, as the fake UART decodes them
+ * (byte offset / 4), and the bits it reports. */
+#define FZ_USR (0x7C >> 2)
+#define FZ_TFL (0x80 >> 2)
+#define FZ_RFL (0x84 >> 2)
+#define FZ_CPR (0xF4 >> 2)
+#define FZ_USR_TFNF 0x02
+#define FZ_USR_TFE  0x04
+#define FZ_IIR_BUSY 0x07
 
 #define BASE_16550 0x10000000UL
 #define BASE_DW    0x02500000UL
@@ -61,6 +73,8 @@ void run_isr(void);
 
 struct fake_uart {
     struct uart_cfg cfg;
+    unsigned depth;              /* the FIFO depth the driver uses (DW: CPR's) */
+    uint32_t lcr;                /* the last LCR store (read back) */
     long credit;                 /* THR stores allowed until the next room read */
     bool last_lsr_dr;            /* the previous access was an LSR read with DR */
     bool flushing;               /* inside uart_be_flush_polled */
@@ -71,6 +85,7 @@ struct fake_uart {
     unsigned mcr_read, mcr_written;
     bool mcr_wrote;
     unsigned isr_iir_reads;
+    bool timeout_probe;          /* DW: an RX-timeout IIR, its LSR read next */
     uint64_t isr_accesses, op_accesses;
     uint64_t round_accesses, round_rx_data;   /* since the handler's last IIR read */
     /* since the last counter reset */
@@ -93,10 +108,24 @@ void check_round(void);
 /* Fail unless the backend's counters equal what the fake saw. */
 void check_counters(const struct uart_counters *c);
 
-/* ---- what the other files see of async.c (fuzz_uart_isr.c) ---------------- */
+/* ---- what the other files see of the driver (fuzz_uart_isr.c) ------------ */
 
-extern const unsigned async_isr_max_rounds;   /* UART_ISR_MAX_ROUNDS */
-/* async.c's thre_on: the THRE interrupt is enabled. */
-bool async_thre_on(void);
+extern const unsigned isr_max_rounds;   /* tty.c's ISR_MAX_ROUNDS */
+/* engine_async.c's TX state is TX_ON: the TX interrupt is enabled. */
+bool fuzz_tx_on(void);
+/* After every operation: the driver's state agrees with the fake's. */
+void check_state(void);
+
+/* ---- operations (fuzz_uart_isr_ops.c) ------------------------------------ */
+
+/* Each one task call with fuzzer-chosen arguments, checked. */
+void op_write(void);
+void op_read(void);
+void op_counters(void);
+void op_counters_reset(void);
+void op_tx_pending(void);
+void op_drain(void);
+void op_loopback(void);
+void op_flush(void);
 
 #endif

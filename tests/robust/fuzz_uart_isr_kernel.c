@@ -1,6 +1,6 @@
 /* libFuzzer target fuzz_uart_isr: the input decoder and the fake kernel
- * (time, interrupt registration and delivery, blocking) the async backend
- * runs on (fuzz_uart_isr.h). */
+ * (time, interrupt registration and delivery, blocking) the driver runs
+ * on (fuzz_uart_isr.h). */
 #include <errno.h>
 
 #include "clock.h"
@@ -14,6 +14,8 @@
 const uint8_t *in_p;
 size_t in_n;
 
+/* Anywhere in the target: whether input is left; the next byte (or dflt,
+ * or 0, once it has run out). */
 bool more(void) { return in_n != 0; }
 
 uint8_t take8_or(uint8_t dflt)
@@ -37,8 +39,10 @@ bool no_irq_at_restore;   /* a counter snapshot is compared right after */
 uint64_t now_ns;
 unsigned blocks_this_op;
 
+/* The driver, any context: fake time. */
 uint64_t clock_now_ns(void) { return now_ns; }
 
+/* uart_be_init, boot task: the handler must be the UART's. */
 int irq_register(uint32_t irq, irq_handler_t fn, void *arg)
 {
     if (irq != IRQ || !fn)
@@ -48,8 +52,10 @@ int irq_register(uint32_t irq, irq_handler_t fn, void *arg)
     return 0;
 }
 
+/* The driver's wait queues, task: the one task. */
 struct task *sched_current(void) { return &main_task; }
 
+/* A wait queue's wake or a timer, any context. */
 void waker_wake(const struct waker *w)
 {
     if (w && w->task == &main_task)
@@ -63,6 +69,7 @@ void host_irq_enabled(void)
         run_isr();
 }
 
+/* waitq_wait without a deadline: no operation here may block so. */
 void sched_block(void)
 {
     FAIL("sched_block: a non-blocking call blocked");
@@ -85,6 +92,7 @@ int sched_block_until(uint64_t deadline_ns)
     return -ETIMEDOUT;
 }
 
+/* The drain's TEMT sleeps, task: an interrupt maybe, then the deadline. */
 void sleep_until(uint64_t deadline_ns)
 {
     if (++blocks_this_op > MAX_BLOCKS_PER_OP)
@@ -99,6 +107,7 @@ void sleep_until(uint64_t deadline_ns)
  * interrupt the input chooses, before the UART's handler runs. */
 struct timer *armed_timer;
 
+/* The RX path (rx_defer), interrupts masked. */
 int timer_arm(struct timer *t, uint64_t deadline_ns, struct waker w)
 {
     if (!t)
@@ -110,6 +119,7 @@ int timer_arm(struct timer *t, uint64_t deadline_ns, struct waker w)
     return 0;
 }
 
+/* Any context. */
 bool timer_cancel(struct timer *t)
 {
     bool was = t && armed_timer == t;
@@ -145,7 +155,7 @@ void run_isr(void)
     check_round();
     /* Per round: IIR, then at most RX (4 x depth LSR+RBR pairs, a last LSR,
      * a dummy RBR), TX (room read, depth stores, IER) or one more read. */
-    uint64_t bound = async_isr_max_rounds * (8ULL * f.cfg.fifo_depth + 4);
+    uint64_t bound = isr_max_rounds * (8ULL * f.depth + 4);
     if (f.isr_accesses > bound)
         FAIL("handler made %llu register accesses (bound %llu)",
              (unsigned long long)f.isr_accesses, (unsigned long long)bound);

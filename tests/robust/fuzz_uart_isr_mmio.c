@@ -1,5 +1,5 @@
 /* libFuzzer target fuzz_uart_isr: the fake UART behind the register
- * layer (fake_mmio.h). Every register read returns the next input byte;
+ * seam (fake_mmio.h), a 16550 or, with FUZZ_LOWER_DW, a DW APB UART. Every register read returns the next input byte;
  * what the driver does with the values is recorded and checked
  * (fuzz_uart_isr.h). */
 #include "fake_mmio.h"
@@ -18,6 +18,7 @@ size_t tx_log_n, tx_log_sent;
 uint8_t rx_q[UART_RX_RING_SIZE];
 size_t rx_q_n;
 
+/* Failure messages: register r's name. */
 static const char *reg_name(int r)
 {
     switch (r) {
@@ -29,10 +30,10 @@ static const char *reg_name(int r)
     case UART_LSR: return "LSR";
     case UART_MSR: return "MSR";
     case UART_SCR: return "SCR";
-    case UART_DW_USR: return "USR";
-    case UART_DW_TFL: return "TFL";
-    case UART_DW_RFL: return "RFL";
-    case UART_DW_CPR: return "CPR";
+    case FZ_USR: return "USR";
+    case FZ_TFL: return "TFL";
+    case FZ_RFL: return "RFL";
+    case FZ_CPR: return "CPR";
     }
     return "?";
 }
@@ -51,8 +52,8 @@ static int decode(uintptr_t addr, unsigned width, bool write)
              write ? "write" : "read", (unsigned long)off, width, c->io_width,
              (unsigned long)stride);
     int r = (int)(off / stride);
-    bool ok = r <= UART_SCR || (c->dw_apb && (r == UART_DW_USR || r == UART_DW_TFL ||
-                                              r == UART_DW_RFL || r == UART_DW_CPR));
+    bool ok = r <= UART_SCR || (FUZZ_LOWER_DW && (r == FZ_USR || r == FZ_TFL ||
+                                                  r == FZ_RFL || r == FZ_CPR));
     if (!ok)
         FAIL("%s of offset %#lx: no such register on this UART",
              write ? "write" : "read", (unsigned long)off);
@@ -64,13 +65,14 @@ static int decode(uintptr_t addr, unsigned width, bool write)
  * refill (room read, depth stores, IER) or one more read. */
 void check_round(void)
 {
-    uint64_t d = f.cfg.fifo_depth;
+    uint64_t d = f.depth;
     if (f.round_accesses > 8 * d + 3 || f.round_rx_data > 4 * d)
         FAIL("one handler round made %llu register accesses and took %llu RX bytes "
              "(depth %llu)", (unsigned long long)f.round_accesses,
              (unsigned long long)f.round_rx_data, (unsigned long long)d);
 }
 
+/* Every access: fake time, the per-run, per-round and per-op counts. */
 static void count_access(void)
 {
     now_ns += ACCESS_NS;
@@ -83,25 +85,26 @@ static void count_access(void)
 /* IIR: mostly a valid cause with FIFO bits, sometimes any byte. A 16550
  * reports only the causes 0x0, 0x1, 0x2, 0x4, 0x6 and 0xC; its other
  * values (0x7 is the DesignWare busy detect) are reserved and replaced by
- * "no interrupt" unless built with -DFUZZ_RESERVED_IIR=1 (then the handler
- * reads USR on a 16550, outside its registers: docs/robustness.md). */
+ * "no interrupt" unless built with -DFUZZ_RESERVED_IIR=1 (docs/robustness.md). */
 static uint32_t iir_value(void)
 {
     static const uint8_t ids[] = { UART_IIR_NO_INT, UART_IIR_THRI, UART_IIR_RDI,
-                                   UART_IIR_RLSI, UART_IIR_BUSY, UART_IIR_RX_TIMEOUT, 0x00 };
+                                   UART_IIR_RLSI, FZ_IIR_BUSY, UART_IIR_RX_TIMEOUT, 0x00 };
     if (!more())
         return 0xC0 | UART_IIR_NO_INT;
     uint8_t b = take8();
     uint32_t v = b < 0xE0 ? 0xC0u | ids[b % 7] : take8();
 #if !FUZZ_RESERVED_IIR
     unsigned id = v & UART_IIR_ID;
-    if (!f.cfg.dw_apb && id != 0x0 && id != UART_IIR_NO_INT && id != UART_IIR_THRI &&
+    if (!FUZZ_LOWER_DW && id != 0x0 && id != UART_IIR_NO_INT && id != UART_IIR_THRI &&
         id != UART_IIR_RDI && id != UART_IIR_RLSI && id != UART_IIR_RX_TIMEOUT)
         v = (v & ~(uint32_t)UART_IIR_ID) | UART_IIR_NO_INT;
 #endif
     return v;
 }
 
+/* The seam (uart_read_raw), any context: the next input byte as the
+ * register's value, what the driver may do with it recorded. */
 uint32_t fake_mmio_read(uintptr_t addr, unsigned width)
 {
     int r = decode(addr, width, false);
@@ -115,7 +118,7 @@ uint32_t fake_mmio_read(uintptr_t addr, unsigned width)
         unsigned id = v & UART_IIR_ID;
         if (!in_isr)
             break;
-        if (++f.isr_iir_reads > async_isr_max_rounds)
+        if (++f.isr_iir_reads > isr_max_rounds)
             FAIL("handler read IIR %u times in one run", f.isr_iir_reads);
         f.round_accesses--;             /* this read starts the new round */
         check_round();
@@ -123,38 +126,45 @@ uint32_t fake_mmio_read(uintptr_t addr, unsigned width)
         f.round_rx_data = 0;
         if (f.isr_first_iir && id == UART_IIR_NO_INT) {
             f.iir_spurious++;
-            f.iir_spurious_thre += async_thre_on();
+            f.iir_spurious_thre += fuzz_tx_on();
         }
         f.isr_first_iir = false;
         f.iir_thri += id == UART_IIR_THRI;
         f.iir_rx += id == UART_IIR_RDI || id == UART_IIR_RLSI || id == UART_IIR_RX_TIMEOUT;
-        f.iir_busy += id == UART_IIR_BUSY;
+        /* DW: busy detect is a cause of its own; an RX timeout is RX only
+         * if the LSR read after it shows data (else the lower half ends it
+         * with a dummy RBR read). A 16550 serves 0x7 as modem status. */
+        f.iir_busy += FUZZ_LOWER_DW && id == FZ_IIR_BUSY;
+        f.timeout_probe = FUZZ_LOWER_DW && id == UART_IIR_RX_TIMEOUT;
         break;
     }
     case UART_LSR:
         v = take8_or(UART_LSR_THRE | UART_LSR_TEMT);
+        if (in_isr && f.timeout_probe && !(v & UART_LSR_DR))
+            f.iir_rx--;                             /* a timeout without data */
+        f.timeout_probe = false;
         f.last_lsr = v;
         if (!in_isr)
             f.task_lsr = v;
         f.last_lsr_dr = v & UART_LSR_DR;
         if (v & UART_LSR_THRE)
-            f.credit = f.cfg.fifo_depth;            /* FIFO empty */
-        else if (!f.cfg.dw_apb)
+            f.credit = f.depth;                     /* FIFO empty */
+        else if (!FUZZ_LOWER_DW)
             f.credit = 0;                           /* 16550: room unknown */
-        if (!f.flushing) {                          /* lsr_read() counts these */
+        if (!f.flushing) {                          /* l16550_lsr() counts these */
             f.lsr_oe += !!(v & UART_LSR_OE);
             f.lsr_pe += !!(v & UART_LSR_PE);
             f.lsr_fe += !!(v & UART_LSR_FE);
             f.lsr_bi += !!(v & UART_LSR_BI);
         }
         break;
-    case UART_DW_TFL: {
+    case FZ_TFL: {
         uint8_t b = take8();
-        v = b < 0xC0 ? b % (f.cfg.fifo_depth + 1u) : b;   /* sometimes > depth */
+        v = b < 0xC0 ? b % (f.depth + 1u) : b;      /* sometimes > depth */
         f.last_tfl = v;
         if (!in_isr)
             f.task_tfl = v;
-        f.credit = v < f.cfg.fifo_depth ? (long)(f.cfg.fifo_depth - v) : 0;
+        f.credit = v < f.depth ? (long)(f.depth - v) : 0;
         break;
     }
     case UART_RBR:
@@ -173,8 +183,15 @@ uint32_t fake_mmio_read(uintptr_t addr, unsigned width)
         v = take8();
         f.mcr_read = v;
         break;
-    case UART_DW_USR:
-        v = take8_or(UART_DW_USR_TFNF | UART_DW_USR_TFE);
+    case FZ_USR:
+        v = take8_or(FZ_USR_TFNF | FZ_USR_TFE);
+        break;
+    case UART_LCR:                      /* the store, or now and then garbage */
+        v = take8();
+        v = v < 0xF0 ? f.lcr : v;
+        break;
+    case FZ_CPR:                        /* bring-up: FIFO_MODE (x 16 bytes) */
+        v = (uint32_t)take8() << 16;
         break;
     default:
         v = take8();
@@ -183,6 +200,7 @@ uint32_t fake_mmio_read(uintptr_t addr, unsigned width)
     return v;
 }
 
+/* The seam (uart_write_raw), any context: checked and recorded. */
 void fake_mmio_write(uintptr_t addr, unsigned width, uint32_t value)
 {
     int r = decode(addr, width, true);
@@ -190,11 +208,13 @@ void fake_mmio_write(uintptr_t addr, unsigned width, uint32_t value)
     f.last_lsr_dr = false;
     if (value > 0xFF)
         FAIL("write of %#x to %s: more than 8 bits", value, reg_name(r));
+    if ((f.lcr & UART_LCR_DLAB) && (r == UART_THR || r == UART_IER))
+        return;                         /* DLL, DLM: the divisor */
     switch (r) {
     case UART_THR:
         if (f.credit <= 0)
             FAIL("THR store with no FIFO room reported (LSR %#x, TFL %u, depth %u)",
-                 f.last_lsr, f.last_tfl, f.cfg.fifo_depth);
+                 f.last_lsr, f.last_tfl, f.depth);
         f.credit--;
         if (tx_log_sent >= tx_log_n)
             FAIL("THR store of %#x: no accepted byte left to send", value);
@@ -216,8 +236,10 @@ void fake_mmio_write(uintptr_t addr, unsigned width, uint32_t value)
         f.mcr_written = value;
         f.mcr_wrote = true;
         break;
-    case UART_IIR:      /* FCR */
     case UART_LCR:
+        f.lcr = value;
+        break;
+    case UART_IIR:      /* FCR */
     case UART_SCR:
         break;
     default:
@@ -225,6 +247,7 @@ void fake_mmio_write(uintptr_t addr, unsigned width, uint32_t value)
     }
 }
 
+/* op_counters, task: every counter against what the fake saw. */
 void check_counters(const struct uart_counters *c)
 {
 #define EQ(field, want) do { if ((uint64_t)(c->field) != (uint64_t)(want)) \
@@ -249,9 +272,9 @@ void check_counters(const struct uart_counters *c)
     EQ(rx_dropped, f.rx_drop);
     EQ(writer_blocks, 0);
 #undef EQ
-    if (c->hw_send_max_chunk > f.cfg.fifo_depth)
+    if (c->hw_send_max_chunk > f.depth)
         FAIL("hw_send_max_chunk %llu > FIFO depth %u",
-             (unsigned long long)c->hw_send_max_chunk, f.cfg.fifo_depth);
+             (unsigned long long)c->hw_send_max_chunk, f.depth);
     if (c->hw_send_zero > c->hw_send_calls)
         FAIL("hw_send_zero %llu > hw_send_calls %llu",
              (unsigned long long)c->hw_send_zero, (unsigned long long)c->hw_send_calls);

@@ -33,6 +33,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 QEMU_RUN = os.path.join(HERE, "..", "..", "scripts", "qemu-run")
 
+RETRIES = 3   # more runs of each hart count when the first pair differs
+
 # (line pattern, field names): absolute counts since boot, masked.
 ABSOLUTE = [
     (re.compile(r"^  diag=s41-valid "), ("instret_begin", "instret_end")),
@@ -135,18 +137,22 @@ def main():
     if args.results_only:
         ref, got = results(ref), results(got)
     if ref and got and ref != got and not args.results_only:
-        # QEMU was seen, rarely and on a loaded host, to shift an idle period
-        # by tens of ns (tests/qemu/check_repro.py): one more run of each
-        # decides; a difference the harts cause shows in every pair.
-        more = {}
-        for n in (1, args.smp):
-            status, text, _ = run(args, n, f"{args.log_prefix}-smp{n}-again.log")
-            more[n] = mask(body(text))[0] if status == 0 else []
-        pairs = [(r, g) for r in (ref, more[1]) for g in (got, more[args.smp]) if r and g]
-        same = next(((r, g) for r, g in pairs if r == g), None)
-        if same:
-            print("WARNING: a first pair of runs differed; a second run gives identical logs")
-            ref, got = same
+        # QEMU shifts an idle period by a few hundred ns in about one run of
+        # eight with two or more harts (one hart: not seen in the same runs;
+        # tests/qemu/check_repro.py): up to RETRIES more runs of each
+        # decide; a difference the harts cause shows in every pair.
+        logs = {1: [ref], args.smp: [got]}
+        same = None
+        for k in range(1, RETRIES + 1):
+            for n in (1, args.smp):
+                status, text, _ = run(args, n, f"{args.log_prefix}-smp{n}-again{k}.log")
+                if status == 0:
+                    logs[n].append(mask(body(text))[0])
+            same = next(((r, g) for r in logs[1] for g in logs[args.smp] if r and r == g), None)
+            if same:
+                print(f"WARNING: runs differed; retry {k} gives a pair of identical logs")
+                ref, got = same
+                break
     if not ref or not got:
         errors.append("a log has no S00 header")
     elif ref != got:

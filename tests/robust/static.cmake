@@ -8,8 +8,8 @@
 #
 # Configurations (the defines and include directories of a real build,
 # see CMakeLists.txt, scripts/image.cmake and boards/*/board.cmake):
-#   qemu-virt: PRIV_S, wire model 115200/16, async backend
-#   d1:        PRIV_M, no wire model, console backend
+#   qemu-virt: PRIV_S, wire model 115200/16, async backend, NS16550A lower half
+#   d1:        PRIV_M, no wire model, console backend, DW APB lower half
 # version.h, generated at build time, is replaced by a stub.
 #
 # Suppressions: each one is justified where it is, either below (a whole
@@ -29,9 +29,11 @@ if(CMAKE_SCRIPT_MODE_FILE)
 
   set(_cfg_qemu-virt -DPRIV_S=1 -DWIRE_BAUD=115200 -DWIRE_FIFO=16
       "-DUARTBENCH_BOARD=\"qemu-virt\"" "-DUARTBENCH_BACKEND=\"async\"" -DBACKEND_ASYNC=1
+      "-DUART_LOWER_HEADER=\"lower_ns16550.h\"" -I${SRC}/src/drivers/uart
       -I${SRC}/include -I${OUT}/generated -I${SRC}/boards/qemu-virt)
   set(_cfg_d1 -DPRIV_M=1 -DWIRE_BAUD=0 -DWIRE_FIFO=16
       "-DUARTBENCH_BOARD=\"d1\"" "-DUARTBENCH_BACKEND=\"console\"" -DBACKEND_CONSOLE=1
+      "-DUART_LOWER_HEADER=\"lower_dw_apb.h\"" -I${SRC}/src/drivers/uart
       -I${SRC}/include -I${OUT}/generated -I${SRC}/boards/d1)
 
   set(_failed "")

@@ -32,6 +32,7 @@ enum tx_state { TX_OFF, TX_ON, TX_EMPTY };
 static uint8_t tx_store[UART_TX_RING_SIZE];
 static volatile enum tx_state tx_state;
 static uint64_t empty_ns;             /* TX_EMPTY since */
+static bool refill_wake;              /* a drainer asks: wake it at the next refill */
 
 /* Interrupts masked: the one place the TX state changes. */
 static inline void tx_enter(struct uart_port *p, enum tx_state s)
@@ -87,13 +88,15 @@ void engine_init(struct uart_port *p)
 {
     ring_init(&p->tx, tx_store, sizeof tx_store);
     tx_state = TX_OFF;
+    refill_wake = false;
 }
 
 /* UART interrupt, interrupts masked: refill. The TX interrupt stays on
  * while the ring has bytes, or while a drainer waits for the FIFO to
  * empty: that event (ring and FIFO really empty; a spurious entry may
  * come with the FIFO still holding bytes) moves to TX_EMPTY and wakes
- * the drainers. Without a drainer the last refill turns the interrupt off
+ * the drainers; a drainer with later bytes behind its own asks to be
+ * woken at each refill. Without a drainer the last refill turns the interrupt off
  * at once: none is spent on an event nobody waits for. Writers are woken
  * when the ring has the room they wait for. */
 void engine_tx_irq(struct uart_port *p, bool spurious)
@@ -105,6 +108,10 @@ void engine_tx_irq(struct uart_port *p, bool spurious)
     p->ctr.tx_irqs++;
     uint32_t used;
     unsigned sent = refill(p, &fifo_empty, &used);
+    if (__builtin_expect(refill_wake, 0) && sent) {
+        refill_wake = false;
+        waitq_wake_all(&p->drain);
+    }
     if (used == 0) {
         if (sent == 0 && fifo_empty)
             tx_enter(p, TX_EMPTY);
@@ -198,23 +205,46 @@ size_t engine_write(struct uart_port *p, const uint8_t *buf, size_t n, bool nonb
     return done;
 }
 
+/* engine_drain's wait: the port, its tx_in and the bytes out of its ring
+ * when the drainer blocked. */
+struct drain_wait {
+    const struct uart_port *p;
+    uint64_t tx_in, out;
+};
+
 /* engine_drain's condition (waitq_wait, task, interrupts masked): the TX
  * interrupt is off again (the FIFO-empty event came, or the ring ran
- * dry), or a later write woke the drainers (waitq_wait checks again). */
-static bool tx_stopped(void *arg)
+ * dry), a write added bytes, or a refill took bytes since the drainer
+ * looked. */
+static bool drain_woken(void *arg)
 {
-    (void)arg;
-    return tx_state != TX_ON;
+    const struct drain_wait *w = arg;
+    return tx_state != TX_ON || w->p->tx_in != w->tx_in ||
+           w->p->tx_in - ring_used(&w->p->tx) != w->out;
 }
 
-/* Task: until the caller's bytes (those before tx_in at the call) are in
- * the FIFO. With nothing written after them: until the ring is empty and
- * the FIFO empty (the FIFO says so, or the TX interrupt, asked for if it
- * is off, sees it). With later writers' bytes behind them: a timer sleep
- * until the refills have taken them at the line's rate (a write wakes
- * waiting drainers, so one that waited for the FIFO to empty learns of
- * it). The empty ring restarts at offset 0, so writes after a drain find
- * it at the same position (their copies keep the caller's alignment). */
+/* engine_drain, interrupts masked: `behind` bytes written after the
+ * caller's have gone into the FIFO: are the caller's gone? Yes once they
+ * are at least the transmitter's bytes (FIFO and shifter), for then all
+ * of those came after. The lower half's level is exact on a DW, "full"
+ * on a 16550 once its FIFO holds anything: read as depth + 1. */
+static bool sent_past(struct uart_port *p, uint64_t behind)
+{
+    unsigned level = uart_lower.tx_level(&p->hw);
+    return behind >= (level >= p->hw.fifo_depth ? p->hw.fifo_depth + 1U : level);
+}
+
+/* Task: until the caller's bytes (those before tx_in at the call) have
+ * left. With nothing written after them: until the ring is empty and the
+ * FIFO empty (the FIFO says so, or the TX interrupt, asked for if it is
+ * off, sees it). With later writers' bytes behind them: until as many of
+ * those have gone into the FIFO as the transmitter holds (each refill
+ * wakes a drainer that asked, sent_past decides), or the FIFO-empty
+ * event. A write wakes waiting drainers, so one waiting for the FIFO to
+ * empty learns that the bytes behind its own will keep it busy. No timer:
+ * a stalled line times out at the deadline, it is never taken as sent.
+ * The empty ring restarts at offset 0, so writes after a drain find it
+ * at the same position (their copies keep the caller's alignment). */
 int engine_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *fifo_empty_ns)
 {
     uint64_t target = p->tx_in;
@@ -222,25 +252,16 @@ int engine_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *fifo_empty
     for (;;) {
         unsigned long f = irq_save();
         uint32_t used = ring_used(&p->tx);
-        uint64_t out = p->tx_in - used, now = clock_now_ns();
-        if (used && out >= target) {
-            *fifo_empty_ns = now;
+        uint64_t out = p->tx_in - used;
+        if (p->tx_in > target && out >= target && sent_past(p, out - target)) {
             irq_restore(f);
-            return DRAIN_IN_FIFO;
-        }
-        if (out < target && p->tx_in > target) {   /* later bytes behind the caller's */
-            irq_restore(f);
-            uint64_t due = now + (target - out) * p->char_ns;
-            if (now >= deadline_ns)
-                return -ETIMEDOUT;
-            sleep_until(due < deadline_ns ? due : deadline_ns);
-            continue;
+            return DRAIN_DONE;
         }
         if (tx_state != TX_ON && used == 0) {
             ring_reset(&p->tx);
             if (tx_state != TX_EMPTY && uart_lower.tx_empty(&p->hw)) {
                 irq_restore(f);
-                return DRAIN_IDLE;
+                return DRAIN_DONE;
             }
             if (tx_state != TX_EMPTY && uart_lower.tx_room(&p->hw) == p->hw.fifo_depth)
                 tx_enter(p, TX_EMPTY);      /* FIFO empty now: only the shifter */
@@ -251,9 +272,11 @@ int engine_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *fifo_empty
             }
             tx_enter(p, TX_ON);               /* ask for the FIFO-empty event */
         }
+        if (p->tx_in > target && used)
+            refill_wake = true;               /* count the bytes going in behind */
         irq_restore(f);
-        if (waitq_wait(&p->drain, tx_stopped, 0, deadline_ns) == -ETIMEDOUT &&
-            p->tx_in == target)
+        struct drain_wait w = { p, p->tx_in, out };
+        if (waitq_wait(&p->drain, drain_woken, &w, deadline_ns) == -ETIMEDOUT)
             return -ETIMEDOUT;
     }
 }

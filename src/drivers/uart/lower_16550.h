@@ -5,6 +5,8 @@
 #ifndef LOWER_16550_H
 #define LOWER_16550_H
 
+#include "csr.h"
+
 /* Masked: LSR, its line errors counted (a read clears them). */
 static inline uint32_t l16550_lsr(struct uart_hw *h)
 {
@@ -16,6 +18,22 @@ static inline uint32_t l16550_lsr(struct uart_hw *h)
         h->err.brk += !!(lsr & UART_LSR_BI);
     }
     return lsr;
+}
+
+/* Any: LSR's TX status bits `mask`. A read that reaches the UART clears
+ * its line errors, so they are counted (interrupts masked around the
+ * count: a task may call this with them enabled); with the wire model, a
+ * read of the modelled bits alone never reaches the UART. */
+static inline uint32_t l16550_lsr_tx(struct uart_hw *h, uint32_t mask)
+{
+#if WIRE_BAUD
+    return uart_read_bits(h->cfg, UART_LSR, mask);
+#else
+    unsigned long f = irq_save();
+    uint32_t lsr = l16550_lsr(h);
+    irq_restore(f);
+    return lsr & mask;
+#endif
 }
 
 /* Masked: a FIFO's worth when THRE says it is empty, else nothing. */
@@ -36,17 +54,17 @@ static inline void l16550_tx_load(struct uart_hw *h, const uint8_t *p, unsigned 
     uart_write_thr_burst(h->cfg, p, n);
 }
 
-/* Any: LSR.TEMT alone. */
+/* Any: LSR.TEMT, errors counted. */
 static inline bool l16550_tx_empty(struct uart_hw *h)
 {
-    return uart_read_bits(h->cfg, UART_LSR, UART_LSR_TEMT) != 0;
+    return l16550_lsr_tx(h, UART_LSR_TEMT) != 0;
 }
 
 /* Any: none, at most the shifter (THRE) or up to a FIFO's worth: all a
- * 16550 tells. */
+ * 16550 tells (errors counted). */
 static inline unsigned l16550_tx_level(struct uart_hw *h)
 {
-    uint32_t lsr = uart_read_bits(h->cfg, UART_LSR, UART_LSR_THRE | UART_LSR_TEMT);
+    uint32_t lsr = l16550_lsr_tx(h, UART_LSR_THRE | UART_LSR_TEMT);
     return (lsr & UART_LSR_TEMT) ? 0 : (lsr & UART_LSR_THRE) ? 1U : h->fifo_depth;
 }
 

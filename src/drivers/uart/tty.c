@@ -82,10 +82,9 @@ ssize_t uart_be_write(const void *buf, size_t n, bool nonblock)
  * the wire. The engine waits until they have all reached the FIFO. If
  * nothing else was queued, the FIFO then empties: a 16550 has no "shifter
  * empty" interrupt, so sleep until the last stop bit is due and confirm
- * TEMT (where the IP has it), a few character times at most. If other
- * writers' bytes follow, the caller's are out a FIFO's and a shifter's
- * character times after they were all in it. Bounded by the queued bytes'
- * line time twice over plus a margin. */
+ * TEMT (where the IP has it), a few character times at most; if other
+ * writers' bytes follow, the engine says when the caller's are out.
+ * Bounded by the queued bytes' line time twice over plus a margin. */
 int uart_be_drain(void)
 {
     struct uart_port *p = &uart_port;
@@ -94,10 +93,6 @@ int uart_be_drain(void)
 
     p->ctr.drain_calls++;
     int rc = engine_drain(p, deadline, &empty_ns);
-    if (rc == DRAIN_IN_FIFO) {                /* behind a FIFO at most, and the shifter */
-        sleep_until(empty_ns + (p->hw.fifo_depth + 1U) * p->char_ns);
-        return 0;
-    }
     if (rc == DRAIN_FIFO_EMPTY && !(uart_lower.caps & UART_CAP_TEMT)) {
         sleep_until(empty_ns + p->char_ns);   /* nothing to confirm it with */
         return 0;

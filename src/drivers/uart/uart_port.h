@@ -67,16 +67,14 @@ size_t engine_write(struct uart_port *p, const uint8_t *buf, size_t n, bool nonb
  * refill if it sends. */
 void engine_tx_irq(struct uart_port *p, bool spurious);
 /* Task: wait until every byte written before the call has reached the
- * FIFO, by deadline_ns where the design has a bound. DRAIN_IDLE: the
- * transmitter is idle (TEMT seen); DRAIN_FIFO_EMPTY: nothing is queued and
- * the FIFO emptied at *at_ns, the shifter may still be sending its last
- * byte; DRAIN_IN_FIFO: the caller's bytes were all in the FIFO at *at_ns,
- * later writers' bytes behind them (the line stays busy: they are out a
- * FIFO's and a shifter's character times later); -ETIMEDOUT. The core's
- * tcdrain rule takes over from there. */
-#define DRAIN_IDLE       0
+ * FIFO, by deadline_ns where the design has a bound. DRAIN_DONE: they
+ * have left the wire (TEMT seen, or, with later writers' bytes behind
+ * them, the FIFO's and the shifter's character times since they were all
+ * in it have passed); DRAIN_FIFO_EMPTY: nothing is queued and the FIFO
+ * emptied at *at_ns, the shifter may still be sending its last byte;
+ * -ETIMEDOUT. The core's tcdrain rule takes over from there. */
+#define DRAIN_DONE       0
 #define DRAIN_FIFO_EMPTY 1
-#define DRAIN_IN_FIFO    2
 int engine_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *at_ns);
 /* Task: bytes the engine holds that are not in the FIFO yet. */
 size_t engine_queued(struct uart_port *p);
