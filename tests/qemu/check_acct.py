@@ -11,13 +11,12 @@ accounting against figures the host works out itself:
 - the figures are the same at every shift of --shifts (instructions, not
   counter units).
 """
-import argparse
 import os
 import re
 import subprocess
 import sys
 
-from qemu_boot import boot
+from qemu_boot import arg_parser, boot
 
 NM = "riscv64-unknown-elf-nm"
 TURNS = 1000000
@@ -82,12 +81,8 @@ def run(args, shift, size):
 
 def main():
     """Run at every shift, check, compare; exit 0 only if all held."""
-    p = argparse.ArgumentParser(description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--image-dir", required=True)
-    p.add_argument("--log", required=True, help="log path prefix (-shiftN.log appended)")
+    p = arg_parser(__doc__, 60, "log path prefix (-shiftN.log appended)")
     p.add_argument("--shifts", default="0,3,6", help="icount shifts, comma-separated")
-    p.add_argument("--timeout", type=float, default=60)
     args = p.parse_args()
     size = call_size(os.path.join(args.image_dir, "kernel.elf"))
     shifts = [int(s) for s in args.shifts.split(",")]

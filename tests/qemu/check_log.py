@@ -2,20 +2,16 @@
 """Boot an image with scripts/qemu-run (icount, host timeout) and assert on
 its exit status and serial log: every --expect regex must match some line,
 no --reject regex may match any line. Prints the log on failure."""
-import argparse
 import re
 import sys
 
-from qemu_boot import boot, report
+from qemu_boot import arg_parser, boot, report
 
 
 def main():
     """Run, check, report; exit 0 only if every assertion held."""
-    p = argparse.ArgumentParser(description=__doc__)
-    p.add_argument("--image-dir", required=True)
-    p.add_argument("--log", required=True)
+    p = arg_parser(__doc__, 60)
     p.add_argument("--status", type=int, required=True, help="expected exit status")
-    p.add_argument("--timeout", type=float, default=60)
     p.add_argument("--append", action="append", default=[], help="boot argument")
     p.add_argument("--expect", action="append", default=[], help="regex a line must match")
     p.add_argument("--reject", action="append", default=[], help="regex no line may match")

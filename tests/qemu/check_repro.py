@@ -5,12 +5,13 @@ dependency, an uninitialised value, a race). Such a bug shows in most
 runs; QEMU itself was seen, rarely and only on a loaded host, to shift an
 idle period by tens of ns. So: two runs; if they differ, the difference
 is printed and a third run decides: it must equal one of the two."""
-import argparse
 import os
 import subprocess
 import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from qemu_boot import arg_parser  # noqa: E402
 
 
 def show_difference(x, y):
@@ -24,10 +25,7 @@ def show_difference(x, y):
 
 def main():
     """Two runs, a third when they differ."""
-    p = argparse.ArgumentParser(description=__doc__)
-    p.add_argument("--image-dir", required=True)
-    p.add_argument("--log", required=True, help="prefix of the log files (-1.log, -2.log, -3.log)")
-    p.add_argument("--timeout", type=float, default=300)
+    p = arg_parser(__doc__, 300, "prefix of the log files (-1.log, -2.log, -3.log)")
     args = p.parse_args()
     logs = []
     for i in (1, 2, 3):

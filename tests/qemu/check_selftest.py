@@ -16,12 +16,11 @@ guest printed for comparison:
   counts exactly one overrun (OE stays set until an LSR read, and nothing
   reads LSR while the bytes arrive); the console has no counters.
 """
-import argparse
 import re
 import sys
 import zlib
 
-from qemu_boot import boot, pattern, picolibc_errno, report
+from qemu_boot import arg_parser, boot, pattern, picolibc_errno, report
 
 LOOPBACK_BYTES, LOOPBACK_SEED = 64 * 1024, 5
 OVERRUN_BYTES, OVERRUN_SEED, QEMU_RX_FIFO = 48, 6, 16
@@ -118,13 +117,9 @@ CHECKS = {"loopback": check_loopback, "posix": check_posix, "rx-overrun": check_
 
 def main():
     """Boot with the self-test, check, report."""
-    p = argparse.ArgumentParser(description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--image-dir", required=True)
-    p.add_argument("--log", required=True)
+    p = arg_parser(__doc__, 60)
     p.add_argument("--selftest", required=True, choices=sorted(CHECKS))
     p.add_argument("--backend", required=True, choices=["async", "console"])
-    p.add_argument("--timeout", type=float, default=60)
     args = p.parse_args()
     status, text = boot(args.image_dir, args.log, [f"selftest={args.selftest}"], args.timeout)
     errors = [] if status == 0 else [f"exit status {status}, expected 0"]

@@ -15,7 +15,6 @@ What is specific to this QEMU run stays here:
   within 0.5 % of the line, and the async backend's enqueue returns long
   before the line has sent the bytes.
 """
-import argparse
 import os
 import subprocess
 import sys
@@ -24,6 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "bench", "report"))
 from uartreport import check, check_expect, parse  # noqa: E402
+from qemu_boot import arg_parser  # noqa: E402
 
 
 def run(args):
@@ -96,11 +96,7 @@ def wire_checks(log, errors):
 
 def main():
     """Run, check, report."""
-    p = argparse.ArgumentParser(description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--image-dir", required=True)
-    p.add_argument("--log", required=True)
-    p.add_argument("--timeout", type=float, default=300)
+    p = arg_parser(__doc__, 300)
     args = p.parse_args()
     status, raw = run(args)
     log = parse.parse_bytes(raw, args.log)

@@ -21,11 +21,10 @@ driver gives up within its bound and the run goes on:
 With --no-model: the image has no wire model; the boot argument must stop
 the run before any section with a message that says why (status 100).
 """
-import argparse
 import re
 import sys
 
-from qemu_boot import boot, picolibc_errno, report
+from qemu_boot import arg_parser, boot, picolibc_errno, report
 
 MARGIN_NS = 10_000_000          # both backends' drain margin (async.c, console.c)
 TEMT_TRIES = 4                  # async.c UART_DRAIN_TEMT_TRIES
@@ -116,14 +115,10 @@ def check_fault_run(text, status, backend, tx, errors):
 
 def main():
     """Boot with the fault, check, report."""
-    p = argparse.ArgumentParser(description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--image-dir", required=True)
-    p.add_argument("--log", required=True)
+    p = arg_parser(__doc__, 90)
     p.add_argument("--backend", choices=["async", "console"], required=True)
     p.add_argument("--sections", default="S00,S20,S21,S40")
     p.add_argument("--no-model", action="store_true", help="image without the wire model")
-    p.add_argument("--timeout", type=float, default=90)
     args = p.parse_args()
     status, text = boot(args.image_dir, args.log,
                         ["fault=temt-stuck", f"sections={args.sections}"], args.timeout)

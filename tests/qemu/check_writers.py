@@ -11,11 +11,10 @@ once, two tasks tcdrain over and over) and check the wire, as captured:
   drain succeeded and each drainer completed at least one, no write
   failed, the TX counters add up; status PASS, exit status 0.
 """
-import argparse
 import re
 import sys
 
-from qemu_boot import boot, report
+from qemu_boot import arg_parser, boot, report
 
 CHUNK = 64
 SET = "abcdefghijklmnopqrstuvwxyz0123456789"
@@ -53,11 +52,7 @@ def check_wire(body, writers, chunks, errors):
 
 def main():
     """Run, check, report."""
-    p = argparse.ArgumentParser(description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--image-dir", required=True)
-    p.add_argument("--log", required=True)
-    p.add_argument("--timeout", type=float, default=120)
+    p = arg_parser(__doc__, 120)
     args = p.parse_args()
     status, text = boot(args.image_dir, args.log, ["selftest=writers"], args.timeout)
     errors = [] if status == 0 else [f"exit status {status}"]

@@ -2,6 +2,7 @@
 and reading its serial log, and the host's own copies of facts the guest
 computes, so that a check never takes the guest's word for them: the
 payload pattern (include/pattern.h) and picolibc's errno numbers."""
+import argparse
 import os
 import re
 import subprocess
@@ -11,6 +12,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 QEMU_RUN = os.path.join(HERE, "..", "..", "scripts", "qemu-run")
 PICOLIBC_ERRNO_H = "/usr/lib/picolibc/riscv64-unknown-elf/include/sys/errno.h"
 PATTERN_FIRST, PATTERN_SPAN = 0x21, 94
+
+
+def arg_parser(doc, timeout, log_help=None):
+    """The checkers' command line: --image-dir, --log, --timeout (host
+    seconds per boot, the given default); the caller adds its own."""
+    p = argparse.ArgumentParser(description=doc,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--image-dir", required=True, help="the image's build directory")
+    p.add_argument("--log", required=True, help=log_help or "serial log to write")
+    p.add_argument("--timeout", type=float, default=timeout, help="host seconds per boot")
+    return p
 
 
 def boot(image_dir, log, append=(), timeout=60, mode="icount", shift=None):
