@@ -94,10 +94,20 @@ void uart_be_putc_polled(char ch);
  * at most max_ns. */
 void uart_be_wait_idle(uint64_t max_ns);
 
+/* A CPU sub-account of the design (a phase of its work, e.g. the
+ * copier's slow poll): instructions charged to it since boot. */
+struct uart_phase {
+    const char *name;
+    uint64_t instructions;
+};
+/* Task: up to max of the design's sub-accounts into out; returns how
+ * many it has (0: none). */
+unsigned uart_be_phases(struct uart_phase *out, unsigned max);
+
 /* What the manifest prints of the driver. */
 struct uart_info {
     const char *ip;            /* the lower half: "ns16550", "dw-apb" */
-    const char *engine;        /* the design: "async", "console" */
+    const char *engine;        /* the design: "async", "console", "copier" */
     unsigned fifo_depth;       /* TX FIFO depth in use */
     const char *fifo_source;   /* "board", or where the IP said it ("cpr") */
     uint64_t char_ns;          /* one 10-bit character on the line */

@@ -100,14 +100,20 @@ ssize_t posix_out_onlcr(const struct iovec *iov, int cnt, bool nonblock)
 }
 
 /* Task (stdio's lines): n bytes with ONLCR through the driver's blocking
- * write, a line in one write. */
+ * write, a line in one write where the design takes it whole (one that
+ * returns short, as the copier's near its ring's wrap, gets the rest). */
 void posix_console_out(const char *s, size_t n)
 {
     char buf[2 * POSIX_IO_CHUNK];
     bool skip_cr = false;
     while (n) {
         size_t k, len = onlcr_fill(s, n, buf, sizeof buf, &skip_cr, &k);
-        uart_be_write(buf, len, false);
+        for (size_t off = 0; off < len;) {
+            ssize_t r = uart_be_write(buf + off, len - off, false);
+            if (r <= 0)
+                break;                   /* nothing to wait for: the line is lost */
+            off += (size_t)r;
+        }
         s += k, n -= k;
     }
 }

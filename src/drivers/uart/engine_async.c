@@ -25,7 +25,7 @@
 #endif
 
 const char uart_be_name[] = "async";
-const struct uart_engine uart_engine = { uart_be_name, ENGINE_COUNTERS };
+const struct uart_engine uart_engine = { .name = uart_be_name, .flags = ENGINE_COUNTERS };
 
 enum tx_state { TX_OFF, TX_ON, TX_EMPTY };
 

@@ -8,7 +8,7 @@
 #include "uart_port.h"
 
 const char uart_be_name[] = "console";
-const struct uart_engine uart_engine = { uart_be_name, ENGINE_RX_POLLED };
+const struct uart_engine uart_engine = { .name = uart_be_name, .flags = ENGINE_RX_POLLED };
 
 /* Boot task: no TX ring (the port's stays empty), no TX interrupt. */
 void engine_init(struct uart_port *p)

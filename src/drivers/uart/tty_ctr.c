@@ -5,6 +5,7 @@
  * counters (ENGINE_COUNTERS clear: the polling console, as the original's)
  * answers ENOTTY. */
 #include <errno.h>
+#include "cpu_acct.h"
 #include "csr.h"
 #include "tty_priv.h"
 
@@ -45,4 +46,17 @@ int uart_be_counters_reset(void)
     p->ctr.rx_deferred = keep.rx_deferred;
     irq_restore(f);
     return 0;
+}
+
+/* Task: the engine's CPU sub-accounts, instructions since boot, up to max
+ * of them; returns how many the engine has (0: none). */
+unsigned uart_be_phases(struct uart_phase *out, unsigned max)
+{
+    unsigned n = uart_engine.n_phases < max ? uart_engine.n_phases : max;
+    unsigned long f = irq_save();
+    for (unsigned i = 0; i < n; i++)
+        out[i] = (struct uart_phase){ uart_engine.phases[i].name,
+                                      cpu_insns(uart_engine.phases[i].acct->instret) };
+    irq_restore(f);
+    return uart_engine.n_phases;
 }

@@ -47,9 +47,21 @@ extern struct uart_port uart_port;
 /* The design: name (BACKEND) and what the core must know of it. */
 #define ENGINE_COUNTERS  1U       /* the TX counters exist (else ioctls give ENOTTY) */
 #define ENGINE_RX_POLLED 2U       /* RX is read from the FIFO on demand: no RX interrupt */
+/* A CPU sub-account of the design's own (uart_be_phases): its tasks
+ * charge a phase of their work to it (cpu_acct_switch). */
+struct engine_phase {
+    const char *name;
+    struct cpu_acct *acct;
+};
 struct uart_engine {
     const char *name;
     unsigned flags;
+    /* UART interrupt, interrupts masked, an RX cause, for a design that
+     * takes RX itself (NULL: the core's RX path, tty_rx.c); the core
+     * charges it to the RX account. */
+    void (*rx_irq)(struct uart_port *p);
+    const struct engine_phase *phases;    /* NULL: none */
+    unsigned n_phases;
 };
 extern const struct uart_engine uart_engine;
 
@@ -69,10 +81,10 @@ void engine_tx_irq(struct uart_port *p, bool spurious);
 /* Task: wait until every byte written before the call has reached the
  * FIFO, by deadline_ns where the design has a bound. DRAIN_DONE: they
  * have left the wire (TEMT seen, or, with later writers' bytes behind
- * them, the FIFO's and the shifter's character times since they were all
- * in it have passed); DRAIN_FIFO_EMPTY: nothing is queued and the FIFO
- * emptied at *at_ns, the shifter may still be sending its last byte;
- * -ETIMEDOUT. The core's tcdrain rule takes over from there. */
+ * them, as many of those have gone into the FIFO as the transmitter
+ * holds); DRAIN_FIFO_EMPTY: nothing is queued and the FIFO emptied at
+ * *at_ns, the shifter may still be sending its last byte; -ETIMEDOUT.
+ * The core's tcdrain rule takes over from there. */
 #define DRAIN_DONE       0
 #define DRAIN_FIFO_EMPTY 1
 int engine_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *at_ns);

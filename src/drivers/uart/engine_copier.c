@@ -1,0 +1,396 @@
+/* TX engine "copier": StarryOS's async UART design re-created
+ * (crates/uart_16550/src/async_/driver.rs and isr.rs, kernel/src/drivers/
+ * d1_uart.rs, the tcdrain of kernel/src/syscall/fs/ctl.rs). A 64 KiB TX
+ * ring; a write takes only the ring's contiguous free run (short near the
+ * wrap: the caller loops). A TX copier task pops up to 1 KiB into a
+ * staging buffer and sends it with send_bytes (a status read before each
+ * byte, as the original's UartPort::send_bytes), retrying on zero
+ * progress: 32 fast retries, then the THRE interrupt on and one more try;
+ * then a slow poll of up to 4096 rounds of 256 spin hints and a send
+ * (COPIER_SLOW_POLL, the default; OFF: straight to the THRE wait, the
+ * "IRQ-first" change StarryOS's own improvement spec proposed); then up
+ * to 4 yields; then a pure wait for the interrupt. After a chunk it polls
+ * TEMT up to 256 times. The TX interrupt turns itself off and wakes the
+ * copier (and the drainers on TEMT); an RX cause masks RX and wakes an RX
+ * copier task that reads in NAPI style. tcdrain waits, with no bound,
+ * until the ring is empty, the copier idle, nothing staged and TEMT up.
+ * The counters keep the original's meaning.
+ *
+ * One deviation, counted: a drainer re-checks every character time
+ * (drain_timer_waits). On a 16550 the THRE interrupt comes with the last
+ * byte still in the shifter and nothing signals TEMT, so the original's
+ * drainer would sleep for ever; its D1 port is woken by the UART's
+ * nothing-pending entries (IIR 0xC1), which a 16550 does not make.
+ *
+ * CPU phases (uart_engine.phases): the copier's work is charged to one
+ * sub-account per phase, so a run shows where its instructions go. */
+#include <errno.h>
+#include "clock.h"
+#include "cpu_acct.h"
+#include "csr.h"
+#include "scheduler.h"
+#include "uart_port.h"
+
+#ifndef COPIER_SLOW_POLL
+#define COPIER_SLOW_POLL 1
+#endif
+#define TX_RING_SIZE        (64U * 1024U)
+#define COPIER_BUF_SIZE     1024U     /* staging buffer, RX read buffer */
+#define TX_FAST_RETRY_LIMIT 32U       /* zero-progress sends before the THRE wait */
+#define TX_SLOW_POLL_LIMIT  4096U     /* slow-poll rounds ... */
+#define TX_SLOW_POLL_SPINS  256U      /* ... of this many spin hints and a send */
+#define TX_YIELD_RETRIES    4U        /* self-wake yields after the slow poll */
+#define TX_TEMT_POLL_LIMIT  256U      /* TEMT reads after a chunk */
+#define NAPI_THRESHOLD      16U       /* non-empty reads before polling mode */
+#define NAPI_BATCH_SIZE     64U       /* RX batch in polling mode */
+#define COPIER_STACK_WORDS  1024
+
+enum phase { PH_USER, PH_RING, PH_SEND, PH_FAST, PH_SLOW, PH_TEMT, PH_PARK, PH_COUNT };
+
+static struct task tx_task, rx_task;
+static struct cpu_acct ph_acct[PH_COUNT];
+static const struct engine_phase phases[] = {
+    { "user_write", &ph_acct[PH_USER] },   /* engine_write, in the writer's task */
+    { "ring_pop", &ph_acct[PH_RING] },     /* pop into the staging buffer, wakes */
+    { "send", &ph_acct[PH_SEND] },         /* sends that move bytes */
+    { "fast_retry", &ph_acct[PH_FAST] },   /* the 32 retries and the recheck */
+    { "slow_poll", &ph_acct[PH_SLOW] },    /* spin hints and their sends */
+    { "temt_poll", &ph_acct[PH_TEMT] },    /* TEMT reads after a chunk */
+    { "park", &ph_acct[PH_PARK] },         /* idle path, yields, blocking */
+    { "copier_other", &tx_task.acct },     /* the loop between phases */
+};
+
+static void rx_irq(struct uart_port *p);
+
+const char uart_be_name[] = "copier";
+const struct uart_engine uart_engine = { .name = uart_be_name, .flags = ENGINE_COUNTERS,
+                                         .rx_irq = rx_irq, .phases = phases,
+                                         .n_phases = sizeof phases / sizeof phases[0] };
+
+static uint8_t tx_store[TX_RING_SIZE], stage[COPIER_BUF_SIZE], rx_buf[COPIER_BUF_SIZE];
+static uint32_t pending, cursor;      /* the staged chunk: stage[cursor..pending) unsent */
+static volatile bool copier_active;   /* the TX copier is inside a poll cycle */
+static bool thre_idle_armed;          /* THRE enabled once in this idle episode */
+static uint64_t tx_stack[COPIER_STACK_WORDS], rx_stack[COPIER_STACK_WORDS];
+static struct waker tx_waker, rx_waker;
+
+/* Any task: charge what follows to account a (a phase, or the RX account). */
+static void enter(struct cpu_acct *a)
+{
+    if (cpu_acct_now.owner != a) {
+        unsigned long f = irq_save();
+        cpu_acct_switch(a);
+        irq_restore(f);
+    }
+}
+
+/* TX copier: core::hint::spin_loop(), n times (the RISC-V pause hint). */
+static void spin(unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        __asm__ volatile(".insn i 0x0F, 0, x0, x0, 0x010");
+}
+
+/* TX copier: UartPort::send_bytes: one byte per TX status read while the
+ * UART takes one, counted as the original counts each call. */
+static uint32_t send_bytes(struct uart_port *p)
+{
+    uint32_t n = 0;
+    unsigned long f = irq_save();
+    while (cursor + n < pending && uart_lower.tx_ready(&p->hw)) {
+        uart_lower.tx_load(&p->hw, stage + cursor + n, 1);
+        n++;
+    }
+    irq_restore(f);
+    p->ctr.hw_send_calls++;
+    if (n) {
+        p->ctr.hw_send_bytes += n;
+        if (n > p->ctr.hw_send_max_chunk)
+            p->ctr.hw_send_max_chunk = n;
+    } else {
+        p->ctr.hw_send_zero++;
+    }
+    cursor += n;
+    return n;
+}
+
+/* TX copier: the THRE interrupt on (UartPort::update_ier). */
+static void thre_on(struct uart_port *p)
+{
+    unsigned long f = irq_save();
+    uart_lower.irq_update(&p->hw, UART_IRQ_TX, 0);
+    irq_restore(f);
+}
+
+/* TX copier: Poll::Pending; with `self_wake` the task wakes itself first
+ * (the original's wake_by_ref: a yield), else a writer or the ISR does. */
+static void pend(bool self_wake)
+{
+    enter(&ph_acct[PH_PARK]);
+    copier_active = false;
+    if (self_wake)
+        sched_yield();
+    else
+        sched_block();
+}
+
+/* TX copier, the chunk stuck after the fast retries: the slow poll, then
+ * the yields. True when it made progress (back to the fast retries). */
+static bool slow_paths(struct uart_port *p, unsigned *yields)
+{
+#if COPIER_SLOW_POLL
+    enter(&ph_acct[PH_SLOW]);
+    for (unsigned polls = 0; polls < TX_SLOW_POLL_LIMIT; polls++) {
+        spin(TX_SLOW_POLL_SPINS);
+        if (send_bytes(p)) {
+            *yields = 0;
+            return true;
+        }
+    }
+    p->ctr.slow_poll_exh++;
+    if (++*yields <= TX_YIELD_RETRIES) {
+        pend(true);
+        return false;
+    }
+    p->ctr.yield_exh++;
+#else
+    (void)yields;
+#endif
+    pend(false);
+    return false;
+}
+
+/* TX copier: send the staged chunk. False when it ended in a Pending (the
+ * chunk resumes on the next poll). */
+static bool send_chunk(struct uart_port *p, unsigned *yields)
+{
+    unsigned retries = 0;
+    enter(&ph_acct[PH_SEND]);
+    while (cursor < pending) {
+        if (send_bytes(p)) {
+            retries = 0;
+            enter(&ph_acct[PH_SEND]);
+            continue;
+        }
+        enter(&ph_acct[PH_FAST]);
+        if (++retries <= TX_FAST_RETRY_LIMIT)
+            continue;
+        p->ctr.no_progress_budget++;
+        thre_on(p);                          /* TX_WAKER registered, THRE, recheck */
+        if (send_bytes(p) || cursor >= pending) {
+            retries = 0;
+            continue;
+        }
+        if (!slow_paths(p, yields))
+            return false;
+        retries = 0;
+        enter(&ph_acct[PH_SEND]);
+    }
+    return true;
+}
+
+/* TX copier: the ring is empty: THRE on once per idle episode, the ring
+ * checked again (a push since the pop), the drainers woken on TEMT; park. */
+static void park(struct uart_port *p)
+{
+    enter(&ph_acct[PH_PARK]);
+    if (!thre_idle_armed) {
+        thre_on(p);
+        thre_idle_armed = true;
+    }
+    if (ring_used(&p->tx)) {
+        thre_idle_armed = false;
+        pend(true);
+        return;
+    }
+    if (uart_lower.tx_empty(&p->hw))
+        waitq_wake_all(&p->drain);
+    pend(false);
+}
+
+/* TX copier: after a chunk: TEMT polls, then the drainers on TEMT, else
+ * THRE on; the loop goes on at once (Poll::Ready). */
+static void chunk_done(struct uart_port *p)
+{
+    enter(&ph_acct[PH_TEMT]);
+    for (unsigned t = 0; t < TX_TEMT_POLL_LIMIT && !uart_lower.tx_empty(&p->hw); t++)
+        spin(1);
+    if (uart_lower.tx_empty(&p->hw))
+        waitq_wake_all(&p->drain);
+    else
+        thre_on(p);
+}
+
+/* The TX copier task ("uart-tx-copier"). */
+static void tx_copier(void *arg)
+{
+    struct uart_port *p = arg;
+    unsigned yields = 0;
+
+    for (;;) {
+        copier_active = true;
+        if (cursor >= pending) {
+            enter(&ph_acct[PH_RING]);
+            pending = ring_pop(&p->tx, stage, sizeof stage);
+            cursor = 0;
+            if (!pending) {
+                park(p);
+                continue;
+            }
+            p->ctr.ring_pop_calls++;
+            p->ctr.ring_pop_bytes += pending;
+            thre_idle_armed = false;
+            waitq_wake_all(&p->tx_space);    /* the ring's waker: writers, drainers */
+            waitq_wake_all(&p->drain);
+        }
+        if (send_chunk(p, &yields))
+            chunk_done(p);
+    }
+}
+
+/* UART interrupt, interrupts masked: THRE (or, `spurious`, an entry with
+ * nothing pending, the D1's IIR 0xC1: its port checks LSR THRE and TEMT):
+ * THRE off, the copier woken, the drainers too on TEMT. */
+void engine_tx_irq(struct uart_port *p, bool spurious)
+{
+    if (!spurious) {
+        p->ctr.tx_irqs++;
+        uart_lower.irq_update(&p->hw, 0, UART_IRQ_TX);
+        waker_wake(&tx_waker);
+    } else if (uart_lower.tx_ready(&p->hw)) {
+        waker_wake(&tx_waker);
+    }
+    if (uart_lower.tx_empty(&p->hw))
+        waitq_wake_all(&p->drain);
+}
+
+/* UART interrupt, interrupts masked, an RX cause (the core charges it to
+ * the RX account): RX off, the RX copier woken. */
+static void rx_irq(struct uart_port *p)
+{
+    p->ctr.rx_irqs++;
+    uart_lower.irq_update(&p->hw, 0, UART_IRQ_RX);
+    waker_wake(&rx_waker);
+}
+
+/* The RX copier task ("uart-rx-copier"), NAPI style, on the RX account:
+ * after 16 non-empty reads in a row the batch drops from 1 KiB to 64 and
+ * the RX interrupt is no longer re-armed; an empty read re-arms it and
+ * parks. */
+static void rx_copier(void *arg)
+{
+    struct uart_port *p = arg;
+    unsigned consecutive = 0;
+    bool more;
+
+    for (;;) {
+        enter(&cpu_acct_rx);
+        unsigned batch = consecutive >= NAPI_THRESHOLD ? NAPI_BATCH_SIZE : COPIER_BUF_SIZE;
+        unsigned long f = irq_save();
+        unsigned total = uart_lower.rx_take(&p->hw, rx_buf, batch, &more);
+        uint32_t kept = ring_push(&p->rx, rx_buf, total);
+        p->ctr.rx_bytes += kept;
+        p->ctr.rx_dropped += total - kept;
+        consecutive = total ? consecutive + 1 : 0;
+        if (consecutive < NAPI_THRESHOLD)
+            uart_lower.irq_update(&p->hw, UART_IRQ_RX, 0);
+        irq_restore(f);
+        if (total)
+            waitq_wake_all(&p->rx_data);
+        else
+            sched_block();
+    }
+}
+
+/* Boot task: the ring and the two copier tasks. */
+void engine_init(struct uart_port *p)
+{
+    ring_init(&p->tx, tx_store, sizeof tx_store);
+    pending = cursor = 0;
+    copier_active = thre_idle_armed = false;
+    tx_waker = (struct waker){ &tx_task };
+    rx_waker = (struct waker){ &rx_task };
+    task_spawn(&tx_task, "uart-tx-copier", tx_copier, p, tx_stack, COPIER_STACK_WORDS);
+    task_spawn(&rx_task, "uart-rx-copier", rx_copier, p, rx_stack, COPIER_STACK_WORDS);
+}
+
+/* waitq_wait's condition (task, interrupts masked): any free byte. */
+static bool has_room(void *arg)
+{
+    return ring_free(&((struct uart_port *)arg)->tx) != 0;
+}
+
+/* Task: RingBufTx::push: the contiguous free run only (short near the
+ * wrap); a blocking write that finds no room waits for some. */
+size_t engine_write(struct uart_port *p, const uint8_t *buf, size_t n, bool nonblock)
+{
+    struct cpu_acct *was = cpu_acct_now.owner;
+    uint8_t *slot;
+
+    enter(&ph_acct[PH_USER]);
+    uint32_t run = ring_write_slice(&p->tx, &slot);
+    if (!run && n && !nonblock) {
+        p->ctr.writer_blocks++;
+        waitq_wait(&p->tx_space, has_room, p, 0);
+        enter(&ph_acct[PH_USER]);
+        run = ring_write_slice(&p->tx, &slot);
+    }
+    size_t k = n < run ? n : run;
+    for (size_t i = 0; i < k; i++)
+        slot[i] = buf[i];
+    ring_produce(&p->tx, (uint32_t)k);
+    p->ctr.user_acc += k;
+    p->tx_in += k;
+    if (k)
+        waker_wake(&tx_waker);
+    enter(was);
+    return k;
+}
+
+/* waitq_wait's condition (task, interrupts masked): TxCompletion::
+ * is_drained. */
+static bool drained(void *arg)
+{
+    struct uart_port *p = arg;
+    return ring_used(&p->tx) == 0 && !copier_active && pending == cursor &&
+           uart_lower.tx_empty(&p->hw);
+}
+
+/* Task: the original's tcdrain, with no bound of its own (a hang is the
+ * section watchdog's to report), re-checked every character time. */
+int engine_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *at_ns)
+{
+    (void)deadline_ns;
+    (void)at_ns;
+    while (waitq_wait(&p->drain, drained, p, clock_now_ns() + p->char_ns) == -ETIMEDOUT)
+        p->ctr.drain_timer_waits++;
+    return DRAIN_DONE;
+}
+
+/* Task: the ring's bytes and the staged ones. */
+size_t engine_queued(struct uart_port *p)
+{
+    return ring_used(&p->tx) + (pending - cursor);
+}
+
+/* Task, interrupts masked: the snapshot fields (TxCompletion). */
+void engine_counters(struct uart_port *p, struct uart_counters *out)
+{
+    out->ring_empty = ring_used(&p->tx) == 0;
+    out->copier_active = copier_active;
+    out->staged_bytes = pending - cursor;
+}
+
+/* Any context, interrupts masked: the staged rest and the ring, polled. */
+void engine_flush_polled(struct uart_port *p)
+{
+    uint8_t b;
+    while (cursor < pending) {
+        uart_lower.putc_polled(&p->hw, (char)stage[cursor++]);
+        p->ctr.hw_send_bytes++;
+    }
+    while (ring_pop(&p->tx, &b, 1)) {
+        uart_lower.putc_polled(&p->hw, (char)b);
+        p->ctr.hw_send_bytes++;
+    }
+}
