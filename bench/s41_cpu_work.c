@@ -18,16 +18,20 @@
 #include "posix_io.h"
 #include "stats.h"
 #include "tx_common.h"
+#include "uart_backend.h"
 #include "wire_model.h"
 
 #define S41_SEED       41
 #define S41_ROUNDS_MAX 8
+#define S41_PHASES_MAX 10
 #define U(x)           ((unsigned long long)(x))
 
 struct s41_snap {
     uint64_t instret, cycles, ns;
     struct cpu_totals acct;
     struct wire_stats wire;
+    struct uart_phase phase[S41_PHASES_MAX];   /* the design's sub-accounts */
+    unsigned phases;
 };
 
 struct s41_round {
@@ -42,6 +46,7 @@ struct s41_round {
 /* s41_cpu_work, before and after a round: everything the round needs. */
 static void snap_begin(struct s41_snap *s)
 {
+    s->phases = uart_be_phases(s->phase, S41_PHASES_MAX);
     cpu_acct_read(&s->acct);
     wire_model_stats(&s->wire);
     s->ns = clock_now_ns();
@@ -57,6 +62,7 @@ static void snap_end(struct s41_snap *s)
     s->ns = clock_now_ns();
     cpu_acct_read(&s->acct);
     wire_model_stats(&s->wire);
+    s->phases = uart_be_phases(s->phase, S41_PHASES_MAX);
 }
 
 /* Printing helpers (section task): a / b with two decimals, "x.yy". */
@@ -130,6 +136,29 @@ static void print_round(unsigned size, unsigned round, uint64_t expected,
            div2(excl, sizeof excl, f.ipb_excl, 100), U(ACCT_INSNS(r, acct.rx)));
 }
 
+/* Section task: where round r's instructions went, for a design with CPU
+ * sub-accounts (uart_be_phases): each of them, the interrupt handlers,
+ * and the tasks' work outside them (other_tasks: the section, the POSIX
+ * layer, the core); with the model's own (wire_model) they add up to
+ * instructions_delta. */
+static void print_phases(unsigned size, unsigned round, const struct s41_round *r)
+{
+    unsigned n = r->a.phases < S41_PHASES_MAX ? r->a.phases : S41_PHASES_MAX;
+    uint64_t in_phases = 0;
+
+    if (!n)
+        return;
+    printf("  diag=s41-phases size=%u round=%u unit=instructions", size, round);
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t d = r->b.phase[i].instructions - r->a.phase[i].instructions;
+        in_phases += d;
+        printf(" %s=%llu", r->a.phase[i].name, U(d));
+    }
+    uint64_t tasks = ACCT_INSNS(r, acct.tasks);
+    printf(" isr=%llu other_tasks=%llu wire_model=%llu\n", U(ACCT_INSNS(r, acct.isr)),
+           U(tasks > in_phases ? tasks - in_phases : 0), U(r->b.wire.instret - r->a.wire.instret));
+}
+
 /* Section task: median figures over the valid rounds. */
 static void print_summary(unsigned size, const struct s41_round *r, const bool *valid, unsigned n)
 {
@@ -198,6 +227,7 @@ static bool run_size(unsigned size)
             bench_tx_status(&r[k].tx, &r[k].drain);
         all = all && valid[k];
         print_round(size, k + 1, expected, &r[k]);
+        print_phases(size, k + 1, &r[k]);
     }
     print_summary(size, r, valid, rounds);
     return all;

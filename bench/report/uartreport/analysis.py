@@ -83,6 +83,7 @@ class Analysis:
     latency: dict = field(default_factory=dict)  # tag -> Lat
     line_rates: list = field(default_factory=list)
     s41: dict = field(default_factory=dict)  # size -> dict
+    s41_phases: dict = field(default_factory=dict)  # size -> {phase: [instr/byte per round]}
     s42: dict | None = None
     s43: dict = field(default_factory=dict)  # "idle"/"loaded" -> Lat
     s43_recomputable: str = ""

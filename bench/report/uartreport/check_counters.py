@@ -11,8 +11,13 @@ runs. Snapshot and reset are taken with interrupts masked, so at every
 snapshot user_acc + queued_at_reset == ring_pop_bytes + staged_bytes
 exactly (older logs, without queued_at_reset: R0 = hw_send_bytes +
 staged_bytes - user_acc >= 0, the same for every snapshot of one window).
-The StarryOS copier keeps bytes between ring and THR: only the general
-invariants apply to its counters.
+The copier (ours, engine_copier.c, and StarryOS's) keeps bytes between
+ring and THR: ring_pop_bytes counts bytes popped into its staging buffer,
+staged_bytes those of them not yet sent, so at every snapshot of ours
+user_acc + queued_at_reset == hw_send_bytes + staged_bytes + the ring's
+bytes (exact when ring_empty=1, else greater), and each fast-retry
+exhaustion follows 33 zero-byte sends (the first and 32 retries). StarryOS
+logs get the general invariants only.
 """
 
 from . import check_expect as expect
@@ -52,16 +57,17 @@ def counters(ctx):
         ctx.na("no TX counters in this log (backend %s)" % log.manifest.get("backend", "?"))
         return
     fifo = expect.number(log, "fifo_depth") or num(log.boot.get("fifo_depth_bytes"))
-    exact = ctx.ours and log.manifest.get("backend") == "async"
+    backend = log.manifest.get("backend") if ctx.ours else None
+    exact = {"async": _async, "copier": _copier}.get(backend)
     if not exact:
         ctx.note("counters: only the general invariants apply (backend %s)"
                  % log.manifest.get("backend", expect.flavor(log)))
     for sid, name, c in sets:
         _general(ctx, sid, name, c, fifo)
         if exact:
-            _async(ctx, sid, name, c)
+            exact(ctx, sid, name, c)
     if exact:
-        _s11_windows(ctx, {n: c for s, n, c in sets if s == "S11"})
+        _s11_windows(ctx, {n: c for s, n, c in sets if s == "S11"}, backend == "async")
         _s40_window(ctx, dict((n, c) for s, n, c in sets if s == "S40").get("counter"))
 
 
@@ -78,9 +84,10 @@ def _general(ctx, sid, name, c, fifo):
         _rule(ctx, sid, name, "user_acc", g("user_acc") <= g("user_req"),
               "%d bytes accepted of %d requested" % (g("user_acc"), g("user_req")))
     if None not in (g("hw_send_bytes"), g("ring_pop_bytes")):
-        _rule(ctx, sid, name, "hw_send_bytes", g("hw_send_bytes") <= g("ring_pop_bytes"),
-              "%d bytes sent but only %d taken from the ring" % (g("hw_send_bytes"),
-                                                               g("ring_pop_bytes")))
+        held = g("queued_at_reset") or 0     # bytes taken before the reset, sent after
+        _rule(ctx, sid, name, "hw_send_bytes", g("hw_send_bytes") <= g("ring_pop_bytes") + held,
+              "%d bytes sent but only %d taken from the ring (%d queued at the reset)"
+              % (g("hw_send_bytes"), g("ring_pop_bytes"), held))
     if fifo and g("hw_send_max_chunk") is not None:
         _rule(ctx, sid, name, "hw_send_max_chunk", g("hw_send_max_chunk") <= fifo,
               "%d bytes in one refill, the FIFO holds %d" % (g("hw_send_max_chunk"), fifo))
@@ -136,8 +143,32 @@ def _async(ctx, sid, name, c):
               "%d, hw_send_zero x 1024 / hw_send_bytes = %d" % (g("hw_send_zero_per_kb"), value))
 
 
-def _s11_windows(ctx, snaps):
-    """S11 per size: both snapshots of one reset window agree; the witness left."""
+def _copier(ctx, sid, name, c):
+    """The copier's identities (engine_copier.c: send_bytes, the retry ladder)."""
+    g = c.get
+    need = ("user_acc", "queued_at_reset", "hw_send_bytes", "hw_send_calls", "hw_send_zero",
+            "staged_bytes", "ring_empty", "no_progress_budget", "slow_poll_exh", "yield_exh")
+    if None in [g(k) for k in need]:
+        ctx.fail(sid, name, "counters missing: %s" % ", ".join(k for k in need if g(k) is None))
+        return
+    left = g("user_acc") + g("queued_at_reset") - g("hw_send_bytes") - g("staged_bytes")
+    _rule(ctx, sid, name, "queued_at_reset", left == 0 if g("ring_empty") else left > 0,
+          "user_acc + queued_at_reset - hw_send_bytes - staged_bytes = %d with ring_empty=%d: "
+          "the bytes do not add up" % (left, g("ring_empty")))
+    _rule(ctx, sid, name, "hw_send_zero", g("hw_send_zero") <= g("hw_send_calls"),
+          "%d zero-byte sends of %d" % (g("hw_send_zero"), g("hw_send_calls")))
+    _rule(ctx, sid, name, "no_progress_budget", 33 * g("no_progress_budget") <= g("hw_send_zero"),
+          "%d fast-retry exhaustions need %d zero-byte sends, %d counted"
+          % (g("no_progress_budget"), 33 * g("no_progress_budget"), g("hw_send_zero")))
+    _rule(ctx, sid, name, "slow_poll_exh", g("yield_exh") <= g("slow_poll_exh") <=
+          g("no_progress_budget"), "yield_exh %d <= slow_poll_exh %d <= no_progress_budget %d "
+          "does not hold" % (g("yield_exh"), g("slow_poll_exh"), g("no_progress_budget")))
+
+
+def _s11_windows(ctx, snaps, ring_staged=True):
+    """S11 per size: both snapshots of one reset window agree; the witness left.
+    ring_staged: staged_bytes is the ring's level (async), so each snapshot
+    tells the ring's level at the reset."""
     log = ctx.log
     for rec in log.records("S11", kind="policy"):
         size = rec.get("size")
@@ -152,7 +183,7 @@ def _s11_windows(ctx, snaps):
                          "snapshot of the same window" % (fin[key], enq[key]))
         r_enq = enq["hw_send_bytes"] + enq["staged_bytes"] - enq["user_acc"]
         r_fin = fin["hw_send_bytes"] + fin["staged_bytes"] - fin["user_acc"]
-        if r_enq != r_fin:
+        if ring_staged and r_enq != r_fin:
             ctx.fail("S11", name + ".staged_bytes", "the ring held %d bytes at the reset by this "
                      "snapshot, %d by the enqueue one (hw_send_bytes + staged_bytes - user_acc)"
                      % (r_fin, r_enq))

@@ -23,6 +23,11 @@ INTRO = {
     "s40": "TX counters as printed.",
     "s41": "Median over rounds of the per-round figures (recomputed from the "
            "`diag=s41-valid` lines; `(printed)` when only the summary exists).",
+    "phases": "For a design that charges its work to CPU sub-accounts (the copier: "
+              "`diag=s41-phases`): median instructions per byte of each, and its share of "
+              "the round; isr: interrupt handlers; other_tasks: the section, the POSIX "
+              "layer and the tty core; wire_model: the modelled line's own cost "
+              "(simulation).",
     "s42": "Useful work done during a transmission relative to an idle window of the "
            "same length (1.0 = the write cost nothing).",
     "s43": "How late clock_nanosleep(TIMER_ABSTIME) wakes up, every 5 ms, idle and "
@@ -39,6 +44,7 @@ SECTIONS = (
     ("Section status", "status", tables.status_rows, False),
     ("TX counters (S40)", "s40", tables.counter_rows, True),
     ("CPU work per byte (S41)", "s41", tables.s41_rows, True),
+    ("Where a design's instructions go (S41 phases)", "phases", tables.s41_phase_rows, True),
     ("Compute overlap (S42)", "s42", tables.s42_rows, True),
     ("Timer wake-up overshoot (S43)", "s43", tables.s43_rows, True),
 )

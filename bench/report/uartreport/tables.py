@@ -263,6 +263,26 @@ def s41_rows(ans):
     return rows
 
 
+def s41_phase_rows(ans):
+    """S41 phases: median instructions per byte of each CPU sub-account of a
+    design that has them (the copier's slow poll, fast retries, ...), with its
+    share of the round's instructions, per size."""
+    rows = []
+    sizes = sorted(_union(list(an.s41_phases) for an in ans), key=lambda s: num(s) or 0)
+    for size in sizes:
+        names = _union(list(an.s41_phases.get(size, {})) for an in ans)
+        for name in names:
+            cells = []
+            for an in ans:
+                per = an.s41_phases.get(size, {})
+                med = {k: sorted(v)[len(v) // 2] for k, v in per.items() if v}
+                value, total = med.get(name), sum(med.values())
+                cells.append(Cell("%s (%.1f %%)" % (fmt(value), 100 * value / total)
+                                  if value is not None and total else "", value))
+            rows.append(Row("S41 %s B %s instructions/byte" % (size, name), cells))
+    return rows
+
+
 def s42_rows(ans):
     """S42: overlap efficiency (median of rounds) and write return time."""
     rows = []

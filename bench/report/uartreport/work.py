@@ -80,6 +80,33 @@ def s41(log, an):
     for size, entry in an.s41.items():
         if not entry["median"]:
             entry["median"] = {k: stats.median(v) for k, v in entry["rounds"].items()}
+    _s41_phases(log, an, valid)
+
+
+PHASE_TOTAL = ("isr", "other_tasks", "wire_model")   # beside the design's own phases
+
+
+def _s41_phases(log, an, valid):
+    """S41 `diag=s41-phases` (a design with CPU sub-accounts): instructions per
+    byte of each phase in each valid round; they add up to instret_delta (the
+    round's snapshots take a few instructions of their own: 0.1 % allowed)."""
+    rounds = {(r.get("size"), r.get("round")): r for recs in valid.values() for r in recs}
+    for rec in log.records("S41", kind="diag", tag="s41-phases"):
+        vr = rounds.get((rec.get("size"), rec.get("round")))
+        if vr is None or not vr.num("completed"):
+            continue
+        parts = {k: rec.num(k) for k in rec.kv if k not in ("diag", "size", "round", "unit")}
+        if None in parts.values():
+            an.flag("arithmetic", "S41", ident(rec, "size", "round"), "a phase is not a number")
+            continue
+        delta, total = vr.value("instret_delta"), sum(parts.values())
+        if delta is not None and abs(total - delta) > max(200, delta / 1000):
+            an.flag("arithmetic", "S41", ident(rec, "size", "round"),
+                    "phases add up to %d instructions, the round's instret_delta is %d"
+                    % (total, delta))
+        per = an.s41_phases.setdefault(rec.get("size"), {})
+        for key, value in parts.items():
+            per.setdefault(key, []).append(value / vr.num("completed"))
 
 
 def s42(log, an):
