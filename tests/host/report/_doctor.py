@@ -18,10 +18,11 @@ from uartreport.parse import parse_bytes
 
 ASYNC = "qemu-virt-async-quick.log"
 CONSOLE = "qemu-virt-console-quick.log"
+COPIER = "qemu-virt-copier-quick.log"
 NOWIRE = "qemu-virt-async-nowire-quick.log"
 FAULT_S10 = "qemu-virt-async-write-fault-S10-quick.log"  # write_fault=S10:3, sections=S10
 FAULT_S13 = "qemu-virt-async-write-fault-S13-quick.log"  # write_fault=S13:4:11, sections=S13
-REAL = (ASYNC, CONSOLE, NOWIRE, FAULT_S10, FAULT_S13)
+REAL = (ASYNC, CONSOLE, COPIER, NOWIRE, FAULT_S10, FAULT_S13)
 HEADER_RE = rb"^=== \[(S\d\d)\] "
 WITNESS_RE = rb"  payload-begin=(%s)\r\n(?s:(.*?))\r\n  payload-end=\1 [^\r\n]*\r\n"
 ANY_WITNESS = WITNESS_RE % rb"\S+"
