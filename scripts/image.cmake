@@ -47,4 +47,10 @@ if(DEFINED BOARD_QEMU_MACHINE)
             ${CMAKE_BINARY_DIR}/run.log -o ${CMAKE_BINARY_DIR}/report
     USES_TERMINAL
     COMMENT "Report of run.log in ${CMAKE_BINARY_DIR}/report")
+  # Every backend of this board at full scale, one report (scripts/compare);
+  # this image's run.log is reused when it is complete.
+  add_custom_target(compare
+    COMMAND ${REPORT_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/compare --board ${BOARD} --reuse
+    USES_TERMINAL
+    COMMENT "Every backend of ${BOARD}: build, boot, one report in build/compare")
 endif()
