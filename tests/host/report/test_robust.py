@@ -85,6 +85,16 @@ class Garbage(unittest.TestCase):
         self.assertNotIn("kbps", recs[0].kv)
         self.clean(log)
 
+    def test_malformed_done_line(self):
+        """A Done line with a bad token: a warning with its line number, the rest kept."""
+        data = (b"=== [S10] T ===\n  policy=drain-each size=64 bytes=6400 elapsed_ms=560\n"
+                b"Done. sections=1 =x passed=1 (unbal\n")
+        log = parse_bytes(data)
+        self.assertEqual(sorted({n for n, _ in log.warnings if n}), [3])
+        self.assertTrue(any("Done line: bad token" in m for _, m in log.warnings))
+        self.assertEqual((log.done.get("sections"), log.done.get("passed")), ("1", "1"))
+        self.clean(log)
+
     def test_payload_cut_by_end_of_log(self):
         """A log ending inside a payload witness: verdict not checkable."""
         data = (b"=== [S31] RX ===\n  payload-begin=p\nABCDEFGH")
