@@ -10,6 +10,9 @@
  *    with 50 sim timers (as the wire model's) they go to the sim account
  *    and the ISR account gets none. The console is drained first, so no
  *    UART interrupt falls into the loops.
+ * 3. The register seam charges the wire model's work to the sim account:
+ *    64 TX-level queries through the driver (a status read each) cost the
+ *    ISR account nothing and, with the wire model, the sim account some.
  * Figures are instructions at any QEMU icount shift (cpu_insns): the
  * corrections of trap.S and acct_call.S are scaled to counter units. It
  * needs instret to count instructions: QEMU -icount, or hardware. */
@@ -26,6 +29,7 @@
 #define ACCT_LOOP_TURNS 1000000UL   /* about 2 ms of virtual time at shift 0 */
 #define ACCT_TIMERS     50
 #define ACCT_STEP_NS    20000ULL
+#define ACCT_SEAM_READS 64UL
 
 /* Straight-line probes: 4 and 12 nops, then ret; they return x. */
 __asm__(".pushsection .text.acct_probe, \"ax\"\n"
@@ -88,19 +92,37 @@ static void loop_cost(unsigned timers, bool sim, struct cpu_totals *d)
     d->sim.instret = cpu_insns(b.sim.instret - a.sim.instret);
 }
 
-/* selftest_acct: one line per loop. */
-static void print_loop(const char *what, const struct cpu_totals *d)
+/* selftest_acct: the task's, the ISR's and the sim instructions of
+ * ACCT_SEAM_READS TX-level queries through the driver on an idle line. */
+static void seam_cost(struct cpu_totals *d)
 {
-    printf("selftest=acct loop=%s turns=%lu task=%llu isr=%llu sim=%llu fired=%u\n", what,
-           ACCT_LOOP_TURNS, (unsigned long long)d->tasks.instret,
-           (unsigned long long)d->isr.instret, (unsigned long long)d->sim.instret, fired);
+    struct cpu_totals a, b;
+
+    console_flush();
+    (void)uart_be_drain();
+    cpu_acct_read(&a);
+    for (unsigned long i = 0; i < ACCT_SEAM_READS; i++)
+        (void)uart_be_tx_pending();
+    cpu_acct_read(&b);
+    d->tasks.instret = cpu_insns(b.tasks.instret - a.tasks.instret);
+    d->isr.instret = cpu_insns(b.isr.instret - a.isr.instret);
+    d->sim.instret = cpu_insns(b.sim.instret - a.sim.instret);
+}
+
+/* selftest_acct: one line per loop (turns: its iterations). */
+static void print_loop(const char *what, unsigned long turns, const struct cpu_totals *d)
+{
+    printf("selftest=acct loop=%s turns=%lu task=%llu isr=%llu sim=%llu fired=%u wire=%d\n",
+           what, turns, (unsigned long long)d->tasks.instret,
+           (unsigned long long)d->isr.instret, (unsigned long long)d->sim.instret, fired,
+           WIRE_BAUD != 0);
 }
 
 /* Boot, main task (selftest=acct). */
 int selftest_acct(void)
 {
     int ok = 1;
-    struct cpu_totals quiet, irqs, sims;
+    struct cpu_totals quiet, irqs, sims, seam;
 
     printf("selftest=acct instret_shift=%u instret_exact=%d\n", cpu_instret_shift,
            cpu_instret_exact);
@@ -112,14 +134,17 @@ int selftest_acct(void)
     charged(acct_probe_4, 4, &ok);
     charged(acct_probe_12, 12, &ok);
     loop_cost(0, false, &quiet);
-    print_loop("quiet", &quiet);
+    print_loop("quiet", ACCT_LOOP_TURNS, &quiet);
     loop_cost(ACCT_TIMERS, false, &irqs);
-    print_loop("timers", &irqs);
+    print_loop("timers", ACCT_LOOP_TURNS, &irqs);
     ok = ok && fired == ACCT_TIMERS;
     loop_cost(ACCT_TIMERS, true, &sims);
-    print_loop("sim-timers", &sims);
+    print_loop("sim-timers", ACCT_LOOP_TURNS, &sims);
+    seam_cost(&seam);
+    print_loop("seam", ACCT_SEAM_READS, &seam);
     return ok && fired == 2 * ACCT_TIMERS && quiet.isr.instret == 0 && quiet.sim.instret == 0 &&
            irqs.tasks.instret == quiet.tasks.instret && irqs.isr.instret > 0 &&
            irqs.sim.instret == 0 && sims.tasks.instret == quiet.tasks.instret &&
-           sims.isr.instret == 0 && sims.sim.instret > 0;
+           sims.isr.instret == 0 && sims.sim.instret > 0 && seam.isr.instret == 0 &&
+           (seam.sim.instret > 0) == (WIRE_BAUD != 0);
 }

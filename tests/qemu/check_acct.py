@@ -8,6 +8,10 @@ accounting against figures the host works out itself:
 - a counted loop of N turns (2 instructions each) costs its task the same
   number of instructions, at least 2 N, quiet, with 50 timer interrupts
   (which go to the ISR account) and with 50 sim timers (the sim account);
+- 64 TX-level queries through the driver (a status read each at the
+  register seam) charge the ISR account nothing and, with the wire model
+  (the line's wire=1), the sim account something: the seam's calls name
+  the sim account;
 - the figures are the same at every shift of --shifts (instructions, not
   counter units).
 """
@@ -62,6 +66,10 @@ def check(text, size, errors):
         errors.append(f"timers: isr={irqs['isr']} sim={irqs['sim']} fired={irqs['fired']}")
     if sims["isr"] or not sims["sim"] or sims["fired"] != 2 * TIMERS:
         errors.append(f"sim-timers: isr={sims['isr']} sim={sims['sim']} fired={sims['fired']}")
+    seam = loops.get("seam")
+    if not seam or seam["isr"] or bool(seam["sim"]) != bool(seam["wire"]) or not seam["task"]:
+        errors.append(f"seam reads: {seam}: expected isr=0, task > 0 and sim > 0 exactly when "
+                      "the image has the wire model")
     if "selftest=acct status=PASS" not in text:
         errors.append("no `selftest=acct status=PASS`")
 
@@ -90,7 +98,8 @@ def main():
     for shift in shifts:
         (calls, loops), errs = run(args, shift, size)
         errors += errs
-        mine = (calls, loops.get("quiet", {}).get("task"))
+        seam = loops.get("seam", {})
+        mine = (calls, loops.get("quiet", {}).get("task"), seam.get("task"), seam.get("sim"))
         if first is None:
             first = mine
         elif mine != first:
