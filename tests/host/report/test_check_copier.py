@@ -49,6 +49,11 @@ class CopierChecks(LogCase):
         data = setv(self.log, S40_NOPROG, "no_progress_budget", zero // 33 + 1)
         self.found(check(data), "S40", "counter.no_progress_budget", "zero-byte sends")
 
+    def test_chunk_beyond_the_modelled_fifo(self):
+        """On the modelled line a send stores at most a FIFO (the status read per byte)."""
+        data = setv(self.log, S40_SEND, "hw_send_max_chunk", 17)
+        self.found(check(data), "S40", "counter.hw_send_max_chunk", "the FIFO holds 16")
+
     def test_ladder_order(self):
         """A yield exhaustion without a slow-poll exhaustion before it."""
         data = setv(self.log, S40_NOPROG, "yield_exh", lambda v: int(v) + 1)
