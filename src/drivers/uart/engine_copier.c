@@ -154,6 +154,7 @@ static bool slow_paths(struct uart_port *p, unsigned *yields)
     }
     p->ctr.yield_exh++;
 #else
+    (void)p;
     (void)yields;
 #endif
     pend(false);
