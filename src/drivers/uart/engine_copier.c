@@ -88,7 +88,7 @@ static void enter(struct cpu_acct *a)
 static void spin(unsigned n)
 {
     for (unsigned i = 0; i < n; i++)
-        __asm__ volatile(".insn i 0x0F, 0, x0, x0, 0x010");
+        cpu_spin_hint();
 }
 
 /* TX copier: UartPort::send_bytes: one byte per TX status read while the
