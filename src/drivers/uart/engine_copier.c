@@ -178,10 +178,10 @@ static bool send_chunk(struct uart_port *p, unsigned *yields)
             continue;
         p->ctr.no_progress_budget++;
         thre_on(p);                          /* TX_WAKER registered, THRE, recheck */
-        if (send_bytes(p) || cursor >= pending) {
-            retries = 0;
-            continue;
-        }
+        send_bytes(p);
+        if (cursor >= pending)
+            break;
+        /* Progress or not, the original goes on to the slow poll here. */
         if (!slow_paths(p, yields))
             return false;
         retries = 0;
