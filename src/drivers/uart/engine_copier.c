@@ -161,14 +161,21 @@ static bool slow_paths(struct uart_port *p, unsigned *yields)
     return false;
 }
 
-/* TX copier: send the staged chunk. False when it ended in a Pending (the
- * chunk resumes on the next poll). */
+/* TX copier: send the staged chunk, as the original's inner loop: after
+ * the fast retries, THRE on and the recheck, the chunk goes to the slow
+ * paths whether the recheck moved bytes or not; their progress restarts
+ * the loop with a send (of nothing, a zero send as the original counts
+ * it, when that progress ended the chunk). False when it ended in a
+ * Pending (the chunk resumes on the next poll). */
 static bool send_chunk(struct uart_port *p, unsigned *yields)
 {
     unsigned retries = 0;
     enter(&ph_acct[PH_SEND]);
-    while (cursor < pending) {
-        if (send_bytes(p)) {
+    for (;;) {
+        uint32_t sent = send_bytes(p);
+        if (cursor >= pending)
+            return true;
+        if (sent) {
             retries = 0;
             enter(&ph_acct[PH_SEND]);
             continue;
@@ -180,14 +187,12 @@ static bool send_chunk(struct uart_port *p, unsigned *yields)
         thre_on(p);                          /* TX_WAKER registered, THRE, recheck */
         send_bytes(p);
         if (cursor >= pending)
-            break;
-        /* Progress or not, the original goes on to the slow poll here. */
+            return true;
         if (!slow_paths(p, yields))
             return false;
         retries = 0;
         enter(&ph_acct[PH_SEND]);
     }
-    return true;
 }
 
 /* TX copier: the ring is empty: THRE on once per idle episode, the ring
