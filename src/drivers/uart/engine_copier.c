@@ -52,8 +52,8 @@ static struct cpu_acct ph_acct[PH_COUNT];
 static const struct engine_phase phases[] = {
     { "user_write", &ph_acct[PH_USER] },   /* engine_write, in the writer's task */
     { "ring_pop", &ph_acct[PH_RING] },     /* pop into the staging buffer, wakes */
-    { "send", &ph_acct[PH_SEND] },         /* sends that move bytes */
-    { "fast_retry", &ph_acct[PH_FAST] },   /* the 32 retries and the recheck */
+    { "send", &ph_acct[PH_SEND] },         /* sends, to the first that moves none */
+    { "fast_retry", &ph_acct[PH_FAST] },   /* the 32 retries, THRE on, the recheck */
     { "slow_poll", &ph_acct[PH_SLOW] },    /* spin hints and their sends */
     { "temt_poll", &ph_acct[PH_TEMT] },    /* TEMT reads after a chunk */
     { "park", &ph_acct[PH_PARK] },         /* idle path, yields, blocking */
