@@ -16,7 +16,8 @@
  * optional spurious interrupt entries that read IIR=0xC1; optional
  * RX timeout without data (IIR=0xC until RBR is read). Faults: TEMT that
  * never rises, a transmitter that stalls (no byte completes until it is
- * released).
+ * released), a line held between characters until a given time (the
+ * FIFO keeps its bytes, as a peer's CTS holds an auto-flow-control UART).
  *
  * Every register access advances fake time by access_ns. Accesses of the
  * wrong width or to an address that is not a register are errors
@@ -102,6 +103,10 @@ void fu_rx_timeout_nodata(void);        /* DW: IIR=0xC with no data */
 void fu_msr_change(void);               /* a modem-status delta */
 void fu_temt_stuck(bool on);            /* LSR.TEMT never rises (DW: USR.BUSY stays) */
 void fu_tx_stall(bool on);              /* the shifter stops: no byte completes */
+/* From now until fake time t (UINT64_MAX: until called again with a t
+ * not in the future) the shifter takes no byte from the TX FIFO; the one
+ * it sends finishes. At t it takes the next at once (a model event). */
+void fu_tx_hold_until(uint64_t t);
 
 /* Called just before and just after every register access (fake_mmio_read
  * and _write): the fake kernel takes interrupts there (fk_irq_schedule).
@@ -111,6 +116,7 @@ void fu_set_access_hook(void (*hook)(void));
 /* Observation without side effects. */
 uint8_t fu_lsr_peek(void);
 unsigned fu_tx_level(void);
+unsigned fu_rx_level(void);
 bool fu_shifter_busy(void);
 bool fu_busy_detect_pending(void);
 bool fu_rx_timeout_pending(void);

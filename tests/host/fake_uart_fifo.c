@@ -20,10 +20,11 @@ unsigned fu_rx_trigger(void)
 
 /* ---- TX ----------------------------------------------------------------- */
 
-/* Move the next FIFO byte into an idle shifter at time t. */
+/* Move the next FIFO byte into an idle shifter at time t, unless the
+ * line is held. */
 static void tx_load(uint64_t t)
 {
-    if (fu.sh_busy || !fu.tx_count)
+    if (fu.sh_busy || !fu.tx_count || fu.hold_until > t)
         return;
     fu.sh_byte = fu.txf[fu.tx_head];
     fu.tx_head = (fu.tx_head + 1) % FU_MAX_DEPTH;
@@ -52,6 +53,12 @@ void fu_tx_complete(void)
         }
         fu.out[fu.out_n++] = (struct fu_out){ fu.sh_byte, t };
     }
+    tx_load(t);
+}
+
+void fu_tx_unhold(uint64_t t)
+{
+    fu.hold_until = 0;
     tx_load(t);
 }
 
