@@ -172,6 +172,9 @@ void fu_tx_hold_until(uint64_t t)
         fu_tx_unhold(fu.now);
 }
 
+/* Any test: lose the next n THRE edges (see fake_uart.h). */
+void fu_thre_drop(unsigned n) { fu.thre_drop = n; }
+
 /* Released, the character in the shifter resumes where it stopped. */
 void fu_tx_stall(bool on)
 {

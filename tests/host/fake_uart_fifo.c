@@ -31,7 +31,10 @@ static void tx_load(uint64_t t)
     fu.tx_count--;
     fu.sh_busy = true;
     fu.sh_done = t + fu.c.char_ns;
-    if (fu.tx_count == 0) {          /* FIFO-empty transition */
+    if (fu.tx_count == 0 && fu.thre_drop) {   /* FIFO-empty transition, lost */
+        fu.thre_drop--;
+        fu.st.thre_dropped++;
+    } else if (fu.tx_count == 0) {   /* FIFO-empty transition */
         fu.thr_ip = true;
         fu.st.thre_raised++;
     }

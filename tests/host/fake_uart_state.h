@@ -59,6 +59,7 @@ struct fu_model {
     uint64_t spur_period, spur_next;
     bool temt_stuck, tx_stalled;   /* faults */
     uint64_t hold_until;           /* the line held until then (0: not held) */
+    unsigned thre_drop;            /* FIFO-empty edges still to raise no THRE */
     void (*access_hook)(void);
     uint64_t stall_since;
     /* observation */

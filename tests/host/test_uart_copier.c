@@ -226,6 +226,7 @@ int main(void)
     test_phases();
     test_drain_rule();
     test_drain_never_temt();
+    test_drain_lost_thre();
     test_isr_thre();
     test_isr_spurious();
     test_isr_rx();

@@ -68,6 +68,7 @@ void test_phases(void);
 /* test_uart_copier_irq.c */
 void test_drain_rule(void);
 void test_drain_never_temt(void);
+void test_drain_lost_thre(void);
 void test_isr_thre(void);
 void test_isr_spurious(void);
 void test_isr_rx(void);

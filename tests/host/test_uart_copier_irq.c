@@ -1,7 +1,8 @@
 /* The copier's tcdrain, its interrupt handler and its RX copier
  * (test_uart_copier.h): a drain returns only with the ring empty, the
- * copier idle, nothing staged and TEMT up, and never while TEMT stays
- * down, re-checking once per character time; THRE masks THRE and wakes
+ * copier idle, nothing staged and TEMT up, never while TEMT stays down,
+ * nor while a lost THRE edge leaves a byte staged, re-checking once per
+ * character time; THRE masks THRE and wakes
  * the TX copier; a nothing-pending entry (DW IIR 0xC1) wakes it when the
  * FIFO has room, and only then; an RX cause masks RX and wakes the RX
  * copier; the RX copier's NAPI rule. */
@@ -109,9 +110,10 @@ void test_drain_never_temt(void)
     check_output("temt stuck");
 }
 
-/* test_isr_*: the copier parked on THRE with a byte staged: the line
- * held from the start, the whole ladder run (fast retries, slow polls and
- * yields where built), THRE enabled, no interrupt pending. */
+/* test_isr_*, test_drain_lost_thre: the copier parked on THRE with a
+ * byte staged: the line held from the start, the whole ladder run (fast
+ * retries, slow polls and yields where built), THRE enabled, no
+ * interrupt pending. */
 static void park_on_thre(void)
 {
     static uint8_t buf[64];
@@ -127,6 +129,37 @@ static void park_on_thre(void)
     CHECK_EQ(c.yield_exh, COPIER_SLOW_POLL ? 1 : 0);
     CHECK(fu_reg_ier() & UART_IER_THRI);
     CHECK(!fu_irq_line());
+}
+
+/* 4c. A lost THRE edge (the D1's): the copier waits for THRE with a byte
+ * staged while the line drains to TEMT and nothing wakes it; the drain
+ * must not return (the staged byte is not out), it waits with its
+ * re-checks, as the original's would for ever; a write wakes the copier,
+ * and then the drain returns with every byte out. */
+void test_drain_lost_thre(void)
+{
+    static const uint8_t more[4] = "more";
+    struct drainer d = { 0 };
+
+    park_on_thre();
+    fu_thre_drop(1);
+    fk_task_spawn("drainer", drainer, &d);
+    fu_tx_hold_until(0);
+    fk_idle_until(fu_now() + (cfg.fifo_depth + 100ULL) * char_ns());
+    CHECK_EQ(fu_stats()->thre_dropped, 1);
+    CHECK(fu_lsr_peek() & UART_LSR_TEMT);
+    CHECK_EQ(fu_out_count(), first_room());
+    struct uart_counters c = counters();
+    CHECK_EQ(c.staged_bytes, 1);
+    CHECK_EQ(c.tx_irqs, 0);
+    CHECK(c.drain_timer_waits >= 100);
+    CHECK(!d.done);
+    write_all(more, sizeof more);
+    fk_tasks_join();
+    CHECK_EQ(d.rc, 0);
+    CHECK_EQ(fu_out_count(), expect_n);
+    CHECK(d.temt && d.c.staged_bytes == 0 && d.ring == 0);
+    check_output("lost thre");
 }
 
 /* 5a. THRE: the line resumes until its FIFO is empty (fake time only, no
