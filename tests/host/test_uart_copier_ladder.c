@@ -10,7 +10,7 @@
  * read happens at a known time and sees room exactly when the hold has
  * ended by then. One cycle of the ladder is the zero-progress send that
  * ends the progress, CP_FAST retries, THRE on (an IER store), the recheck:
- * CP_FAST + 1 zero sends and 35 accesses; then (COPIER_SLOW_POLL) CP_SLOW
+ * CP_FAST + 2 zero sends and 35 accesses; then (COPIER_SLOW_POLL) CP_SLOW
  * rounds of CP_SPINS hints and a send, ROUND_NS each, a self-wake yield,
  * the next cycle; the (CP_YIELDS + 1)-th exhausted slow poll is a yield
  * exhaustion and a pure wait for THRE. Without the slow poll a cycle ends
@@ -34,8 +34,9 @@
 static const uint64_t cycle_zero = CP_FAST + 2U + (COPIER_SLOW_POLL ? CP_SLOW : 0U);
 static const uint64_t cycles = COPIER_SLOW_POLL ? CP_YIELDS + 1U : 1U;
 
-/* Accesses of the first send on a held idle line: a status read and a
- * THR store per byte it takes, and the read that finds no room. */
+/* Any test here: accesses of the first send on a held idle line, a
+ * status read and a THR store per byte it takes, and the read that finds
+ * no room. */
 static uint64_t first_acc(void) { return 2ULL * first_room() + 1; }
 
 /* Each test: copier_setup, w random bytes written (recorded) and the
