@@ -8,7 +8,8 @@
 /* Host unit tests (x86-64): no CSRs and no privilege. The generic CSR
  * names are fields of host_csr and the interrupt-enable bit is a plain
  * flag; tests/host/fake_kernel.c defines host_csr and host_irq_enabled(),
- * which takes a pending fake interrupt when interrupts get unmasked. Only
+ * which takes a pending fake interrupt when interrupts get unmasked, and
+ * host_spin_hint(), a busy-wait loop's hint in fake time. Only
  * the CSR_X* names work with the csr_* macros here. */
 #include <stdint.h>
 
@@ -18,6 +19,7 @@ struct host_csr {
 };
 extern struct host_csr host_csr;
 void host_irq_enabled(void);
+void host_spin_hint(void);
 
 #define CSR_XSTATUS   host_csr.xstatus
 #define CSR_XIE       host_csr.xie
@@ -59,6 +61,8 @@ static inline void irq_restore(unsigned long flags)
     if (flags)
         irq_enable();
 }
+
+static inline void cpu_spin_hint(void) { host_spin_hint(); }
 
 static inline uint64_t rdtime(void) { return host_csr.time; }
 static inline uint64_t rdcycle(void) { return host_csr.cycle; }
@@ -140,6 +144,14 @@ static inline void irq_restore(unsigned long flags)
 
 /* Task context: enable interrupts on this hart. */
 static inline void irq_enable(void) { csr_set(CSR_XSTATUS, XSTATUS_XIE); }
+
+/* Any context, a busy-wait loop: the spin-loop hint, Zihintpause's PAUSE
+ * (FENCE with pred=W, succ=0: 0x0100000F, a no-op where the extension is
+ * absent), written as .insn since -march=rv64imac does not name it. */
+static inline void cpu_spin_hint(void)
+{
+    __asm__ volatile(".insn i 0x0F, 0, x0, x0, 0x010");
+}
 
 /* Any context: the instruction counters (exact under QEMU -icount). */
 static inline uint64_t rdtime(void)

@@ -22,6 +22,7 @@ static struct {
     size_t tx_len;
     size_t polled;                      /* of them, polled bytes */
     size_t tx_room;                     /* non-blocking: bytes still accepted */
+    size_t write_max;                   /* any write: at most this many */
     int write_err;                      /* next write returns -write_err */
     char rx[FAKE_RX];
     size_t rx_len, reads;
@@ -39,11 +40,13 @@ void fake_reset(void)
 {
     memset(&fk, 0, sizeof fk);
     fk.tx_room = SIZE_MAX;
+    fk.write_max = SIZE_MAX;
     fk.loopback = -1;
 }
 
 /* Test: scripted results and state. */
 void fake_set_tx_room(size_t room) { fk.tx_room = room; }
+void fake_set_write_max(size_t max) { fk.write_max = max; }
 void fake_set_write_error(int err) { fk.write_err = err; }
 void fake_set_drain_result(int r) { fk.drain_result = r; }
 void fake_set_counters_result(int r) { fk.counters_result = r; }
@@ -76,10 +79,11 @@ uint64_t fake_sleep_deadline(void) { return fk.sleep_deadline; }
 uint64_t fake_now(void) { return fk.now; }
 
 /* Backend: blocking writes take everything (the real one waits for ring
- * space); non-blocking ones take what tx_room allows, -EAGAIN for none. */
+ * space); non-blocking ones take what tx_room allows, -EAGAIN for none;
+ * either at most write_max. */
 ssize_t uart_be_write(const void *buf, size_t n, bool nonblock)
 {
-    size_t k = n;
+    size_t k = n < fk.write_max ? n : fk.write_max;
     fk.calls++;
     if (fk.writes < FAKE_CALLS) {
         fk.write_len[fk.writes] = n;
@@ -92,7 +96,7 @@ ssize_t uart_be_write(const void *buf, size_t n, bool nonblock)
         return -e;
     }
     if (nonblock) {
-        k = n < fk.tx_room ? n : fk.tx_room;
+        k = k < fk.tx_room ? k : fk.tx_room;
         if (k == 0)
             return -EAGAIN;
         if (fk.tx_room != SIZE_MAX)

@@ -15,6 +15,10 @@ void fake_reset(void);
 /* Scripted results. tx_room: bytes non-blocking writes still take before
  * -EAGAIN (SIZE_MAX: no limit; blocking writes take everything). */
 void fake_set_tx_room(size_t room);
+/* Every write, blocking or not, takes at most max bytes (SIZE_MAX: no
+ * limit), as a design that returns short (the copier near its ring's
+ * wrap). */
+void fake_set_write_max(size_t max);
 void fake_set_write_error(int err);      /* the next write returns -err */
 void fake_set_drain_result(int r);
 void fake_set_counters_result(int r);    /* get and reset */

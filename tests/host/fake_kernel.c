@@ -11,6 +11,7 @@
 
 #include "clock.h"
 #include "csr.h"
+#include "fake_acct.h"
 #include "fake_kernel.h"
 #include "fake_kernel_priv.h"
 #include "fake_uart.h"
@@ -36,6 +37,7 @@ static struct {
     unsigned ntimers;
     uint64_t point_rng;         /* fk_irq_schedule: seeded generator */
     unsigned point_per_mille;   /* ... and the share of points taken */
+    uint64_t spin_ns;           /* fake time per spin-loop hint */
 } k;
 
 struct fk_stats fk_st;
@@ -57,6 +59,7 @@ void fk_init(void)
  * registered IRQ and the stats. */
 void fk_set_budget(uint64_t ns) { fu_set_time_limit(fu_now() + ns); }
 void fk_set_storm_limit(unsigned n) { k.storm_limit = n; }
+void fk_set_spin_ns(uint64_t ns) { k.spin_ns = ns; }
 uint32_t fk_irq_number(void) { return k.irq; }
 const struct fk_stats *fk_stats(void) { return &fk_st; }
 
@@ -160,6 +163,16 @@ void fk_irq_schedule(uint64_t seed, unsigned per_mille)
     k.point_rng = seed * 0x9E3779B97F4A7C15ULL | 1;
     k.point_per_mille = per_mille;
     fu_set_access_hook(per_mille ? fk_irq_point : NULL);
+}
+
+/* Task code, a busy-wait loop (cpu_spin_hint, csr.h): one instruction of
+ * work, and the hint's fake time. */
+void host_spin_hint(void)
+{
+    fk_st.spin_hints++;
+    fa_work(1);
+    if (k.spin_ns)
+        fu_advance_to(fu_now() + k.spin_ns);
 }
 
 /* ---- idling --------------------------------------------------------------- */

@@ -28,6 +28,8 @@
 struct fk_stats {
     uint64_t isr_runs;        /* handler invocations */
     uint64_t blocks;          /* sched_block calls */
+    uint64_t yields;          /* sched_yield calls */
+    uint64_t spin_hints;      /* cpu_spin_hint calls (csr.h) */
     uint64_t wakes;           /* wakes that queued a task */
     uint64_t switches;        /* task switches */
     uint64_t timers_fired;
@@ -54,6 +56,9 @@ void fk_irq_schedule(uint64_t seed, unsigned per_mille);
 void fk_irq_point(void);
 /* Idle the task until fake time t, taking interrupts on the way. */
 void fk_idle_until(uint64_t t);
+/* Fake time each spin-loop hint (cpu_spin_hint) takes, 0 at fk_init;
+ * every hint also counts one instruction (fa_work). */
+void fk_set_spin_ns(uint64_t ns);
 /* Handler runs allowed in one delivery before it counts as a storm. */
 void fk_set_storm_limit(unsigned n);
 /* The registered IRQ number (0: none) and the stats. */

@@ -106,6 +106,8 @@ static uint64_t next_internal(void)
         t = fu.sched[0].t;
     if (fu.spur_period && fu.spur_next < t)
         t = fu.spur_next;
+    if (fu.hold_until && fu.hold_until < t)
+        t = fu.hold_until;
     to = fu_rx_timeout_at();
     if (to > fu.now && to < t && (fu.ier & IER_ERBFI))
         t = to;
@@ -141,6 +143,8 @@ void fu_advance_to(uint64_t t)
             fu.spurious++;
             fu.spur_next += fu.spur_period;
         }
+        if (fu.hold_until && fu.hold_until <= e)
+            fu_tx_unhold(e);
     }
     fu.now = t;
 }
@@ -159,6 +163,18 @@ void fu_msr_change(void) { fu.msr_ip = true; }
 void fu_temt_stuck(bool on) { fu.temt_stuck = on; }
 void fu_set_access_hook(void (*hook)(void)) { fu.access_hook = hook; }
 
+/* Any test: hold the line until t (see fake_uart.h). */
+void fu_tx_hold_until(uint64_t t)
+{
+    if (t > fu.now)
+        fu.hold_until = t;
+    else
+        fu_tx_unhold(fu.now);
+}
+
+/* Any test: lose the next n THRE edges (see fake_uart.h). */
+void fu_thre_drop(unsigned n) { fu.thre_drop = n; }
+
 /* Released, the character in the shifter resumes where it stopped. */
 void fu_tx_stall(bool on)
 {
@@ -171,6 +187,7 @@ void fu_tx_stall(bool on)
 
 uint8_t fu_lsr_peek(void) { return fu_lsr_value(); }
 unsigned fu_tx_level(void) { return fu.tx_count; }
+unsigned fu_rx_level(void) { return fu.rx_count; }
 bool fu_shifter_busy(void) { return fu.sh_busy; }
 bool fu_busy_detect_pending(void) { return fu.busy_detect; }
 bool fu_rx_timeout_pending(void) { return fu.rx_to_nodata; }

@@ -16,7 +16,9 @@
  * optional spurious interrupt entries that read IIR=0xC1; optional
  * RX timeout without data (IIR=0xC until RBR is read). Faults: TEMT that
  * never rises, a transmitter that stalls (no byte completes until it is
- * released).
+ * released), a line held between characters until a given time (the
+ * FIFO keeps its bytes, as a peer's CTS holds an auto-flow-control UART),
+ * THRE edges that raise no interrupt.
  *
  * Every register access advances fake time by access_ns. Accesses of the
  * wrong width or to an address that is not a register are errors
@@ -61,6 +63,7 @@ struct fu_stats {
     uint64_t iir_reads;
     uint64_t iir_thri;      /* IIR reads that reported THRE */
     uint64_t thre_raised;   /* THRE interrupt became pending */
+    uint64_t thre_dropped;  /* ... or would have, but was dropped (fu_thre_drop) */
     uint64_t lcr_writes, lcr_ignored;
     uint64_t busy_raised;   /* DW busy detect raised */
     uint64_t c1_reads;      /* spurious IIR=0xC1 reads */
@@ -102,6 +105,13 @@ void fu_rx_timeout_nodata(void);        /* DW: IIR=0xC with no data */
 void fu_msr_change(void);               /* a modem-status delta */
 void fu_temt_stuck(bool on);            /* LSR.TEMT never rises (DW: USR.BUSY stays) */
 void fu_tx_stall(bool on);              /* the shifter stops: no byte completes */
+/* From now until fake time t (UINT64_MAX: until called again with a t
+ * not in the future) the shifter takes no byte from the TX FIFO; the one
+ * it sends finishes. At t it takes the next at once (a model event). */
+void fu_tx_hold_until(uint64_t t);
+/* The next n times the TX FIFO empties raise no THRE interrupt (a lost
+ * THRE edge, as StarryOS saw on the D1). */
+void fu_thre_drop(unsigned n);
 
 /* Called just before and just after every register access (fake_mmio_read
  * and _write): the fake kernel takes interrupts there (fk_irq_schedule).
@@ -111,6 +121,7 @@ void fu_set_access_hook(void (*hook)(void));
 /* Observation without side effects. */
 uint8_t fu_lsr_peek(void);
 unsigned fu_tx_level(void);
+unsigned fu_rx_level(void);
 bool fu_shifter_busy(void);
 bool fu_busy_detect_pending(void);
 bool fu_rx_timeout_pending(void);

@@ -20,17 +20,21 @@ unsigned fu_rx_trigger(void)
 
 /* ---- TX ----------------------------------------------------------------- */
 
-/* Move the next FIFO byte into an idle shifter at time t. */
+/* Move the next FIFO byte into an idle shifter at time t, unless the
+ * line is held. */
 static void tx_load(uint64_t t)
 {
-    if (fu.sh_busy || !fu.tx_count)
+    if (fu.sh_busy || !fu.tx_count || fu.hold_until > t)
         return;
     fu.sh_byte = fu.txf[fu.tx_head];
     fu.tx_head = (fu.tx_head + 1) % FU_MAX_DEPTH;
     fu.tx_count--;
     fu.sh_busy = true;
     fu.sh_done = t + fu.c.char_ns;
-    if (fu.tx_count == 0) {          /* FIFO-empty transition */
+    if (fu.tx_count == 0 && fu.thre_drop) {   /* FIFO-empty transition, lost */
+        fu.thre_drop--;
+        fu.st.thre_dropped++;
+    } else if (fu.tx_count == 0) {   /* FIFO-empty transition */
         fu.thr_ip = true;
         fu.st.thre_raised++;
     }
@@ -52,6 +56,12 @@ void fu_tx_complete(void)
         }
         fu.out[fu.out_n++] = (struct fu_out){ fu.sh_byte, t };
     }
+    tx_load(t);
+}
+
+void fu_tx_unhold(uint64_t t)
+{
+    fu.hold_until = 0;
     tx_load(t);
 }
 

@@ -58,6 +58,8 @@ struct fu_model {
     unsigned spurious;
     uint64_t spur_period, spur_next;
     bool temt_stuck, tx_stalled;   /* faults */
+    uint64_t hold_until;           /* the line held until then (0: not held) */
+    unsigned thre_drop;            /* FIFO-empty edges still to raise no THRE */
     void (*access_hook)(void);
     uint64_t stall_since;
     /* observation */
@@ -82,6 +84,8 @@ unsigned fu_depth(void);
 unsigned fu_rx_trigger(void);
 /* The shifter finished its character at sh_done: out, or to RX in loopback. */
 void fu_tx_complete(void);
+/* The line's hold ended at t: the shifter takes the next byte. */
+void fu_tx_unhold(uint64_t t);
 /* A store to THR. */
 void fu_thr_write(uint8_t b);
 /* A byte in the TX FIFO or the shifter. */

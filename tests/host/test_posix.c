@@ -154,6 +154,42 @@ static void test_console(void)
     CHECK_EQ(fake_polled(), sizeof want - 1);
 }
 
+/* Test: the kernel's console through a design whose writes come back
+ * short (the copier's, near its ring's wrap): the rest of each line is
+ * written, every byte once and in order with its CR, each write asking
+ * for all that is left of its translated chunk. */
+static void test_console_short(void)
+{
+    static const char line[] = "short writes\n\nget the rest\r\n";
+    static const char want[] = "short writes\r\n\r\nget the rest\r\r\n";
+    reset();
+    fake_set_write_max(5);
+    posix_console_out(line, sizeof line - 1);
+    CHECK(fake_tx_is(want));
+    size_t len = sizeof want - 1, n = (len + 4) / 5;
+    CHECK_EQ(fake_writes(), n);
+    for (size_t i = 0; i < n; i++)
+        CHECK_EQ(fake_write_len(i), len - 5 * i);
+    CHECK_EQ(fake_polled(), 0);
+
+    /* A line longer than one translated chunk (2 x POSIX_IO_CHUNK). */
+    static char in[3 * POSIX_IO_CHUNK], out[4 * POSIX_IO_CHUNK];
+    size_t m = 0;
+    for (size_t i = 0; i < sizeof in; i++) {
+        in[i] = i % 50 == 49 ? '\n' : (char)('a' + i % 26);
+        if (in[i] == '\n')
+            out[m++] = '\r';
+        out[m++] = in[i];
+    }
+    reset();
+    fake_set_write_max(7);
+    posix_console_out(in, sizeof in);
+    size_t got;
+    const char *tx = fake_tx(&got);
+    CHECK_EQ(got, m);
+    CHECK(got == m && memcmp(tx, out, m) == 0);
+}
+
 /* Test: short writes in ONLCR mode count user bytes and keep each pair. */
 static void test_onlcr_partial(void)
 {
@@ -258,6 +294,7 @@ int main(void)
     test_onlcr();
     test_onlcr_partial();
     test_console();
+    test_console_short();
     test_writev();
     return check_exit("posix");
 }

@@ -1,6 +1,7 @@
 /* Host test of the async TX engine with the tty core (test_uart_async.c),
  * on the lower half the executable is built with (test_lower.h): what its
- * files share. test_uart_async_util.c holds the configuration under test,
+ * files share (the copier's tests, test_uart_copier*.c, use the helpers
+ * too, with TEST_ENGINE "copier"). test_uart_async_util.c holds the configuration under test,
  * the record of accepted bytes and the helpers; test_uart_async.c the TX
  * tests and main(); test_uart_async_quirks.c the DW quirk, RX and
  * loopback tests; test_uart_async_faults.c the drain under line faults. */
@@ -15,6 +16,9 @@
 #include "uart_backend.h"
 #include "test_lower.h"
 
+#ifndef TEST_ENGINE
+#define TEST_ENGINE "async"               /* uart_be_info's engine (the copier's tests: "copier") */
+#endif
 #ifndef UART_TX_RING_SIZE
 #define UART_TX_RING_SIZE (64U * 1024U)   /* engine_async.c's default */
 #endif

@@ -58,7 +58,7 @@ void setup(unsigned depth)
     CHECK_EQ(uart_be_init(IRQ), 0);
     CHECK_EQ(fk_irq_number(), IRQ);
     uart_be_info(&info);
-    CHECK(strcmp(info.ip, LOWER_NAME) == 0 && strcmp(info.engine, "async") == 0);
+    CHECK(strcmp(info.ip, LOWER_NAME) == 0 && strcmp(info.engine, TEST_ENGINE) == 0);
     CHECK_EQ(info.fifo_depth, depth);
     CHECK_EQ(uart_be_counters_reset(), 0);
     fu_stats_clear();

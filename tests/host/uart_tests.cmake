@@ -3,7 +3,8 @@
 # fake_tasks.c) in fake time. The driver's lower half is chosen at build
 # time (UART_LOWER_HEADER), so every driver test is built once per lower
 # half, host.<test>.<lower>, with the fake's `dw` switch to match
-# (test_lower.c); the engines (async, console) each on every lower half.
+# (test_lower.c); the engines (async, console, copier) each on every lower
+# half.
 # Included from tests/host/CMakeLists.txt, which defines host_executable,
 # host_test and SRC.
 
@@ -20,6 +21,7 @@ set(UART_CORE ${UART_DRV}/tty.c ${UART_DRV}/tty_rx.c ${UART_DRV}/tty_ctr.c
               ${UART_DRV}/uart_cfg.c ${SRC}/kernel/waitq.c ${SRC}/lib/ring.c)
 set(UART_ASYNC ${UART_CORE} ${UART_DRV}/engine_async.c)
 set(UART_CONSOLE ${UART_CORE} ${UART_DRV}/engine_console.c)
+set(UART_COPIER ${UART_CORE} ${UART_DRV}/engine_copier.c)
 
 # uart_test(NAME LOWER src...): the executable test_NAME_LOWER, the driver
 # in it built with the lower half src/drivers/uart/lower_LOWER.h,
@@ -68,6 +70,26 @@ foreach(lower IN LISTS UART_LOWERS)
 
   uart_test(uart_console ${lower} ${UART_TESTS_DIR}/test_uart_console.c
             ${UART_CONSOLE} ${UART_FAKES})
+
+  # The copier engine (StarryOS's design): bytes through the staging
+  # buffer and the ring's wrap, the retry ladder's exact counters on a
+  # line held for a known time, tcdrain, the interrupt and the RX
+  # copier's NAPI rule (its ring_push calls watched: --wrap), the CPU
+  # phases; with its slow poll (the default) and without it
+  # (COPIER_SLOW_POLL=0: host.uart_copier_noslow.<lower>).
+  foreach(slow 1 0)
+    set(_name uart_copier)
+    if(slow STREQUAL "0")
+      set(_name uart_copier_noslow)
+    endif()
+    uart_test(${_name} ${lower} ${UART_TESTS_DIR}/test_uart_copier.c
+              ${UART_TESTS_DIR}/test_uart_copier_ladder.c
+              ${UART_TESTS_DIR}/test_uart_copier_irq.c
+              ${UART_TESTS_DIR}/test_uart_async_util.c ${UART_COPIER} ${UART_FAKES})
+    target_compile_definitions(test_${_name}_${lower} PRIVATE COPIER_SLOW_POLL=${slow}
+                               TEST_ENGINE="copier")
+    target_link_options(test_${_name}_${lower} PRIVATE -Wl,--wrap=ring_push)
+  endforeach()
 
   # Two writers and two drainers as tasks (fake_tasks.c): records whole
   # and in order, no lost wake-up, counters that add up; with the default

@@ -52,8 +52,8 @@ static struct cpu_acct ph_acct[PH_COUNT];
 static const struct engine_phase phases[] = {
     { "user_write", &ph_acct[PH_USER] },   /* engine_write, in the writer's task */
     { "ring_pop", &ph_acct[PH_RING] },     /* pop into the staging buffer, wakes */
-    { "send", &ph_acct[PH_SEND] },         /* sends that move bytes */
-    { "fast_retry", &ph_acct[PH_FAST] },   /* the 32 retries and the recheck */
+    { "send", &ph_acct[PH_SEND] },         /* sends, to the first that moves none */
+    { "fast_retry", &ph_acct[PH_FAST] },   /* the 32 retries, THRE on, the recheck */
     { "slow_poll", &ph_acct[PH_SLOW] },    /* spin hints and their sends */
     { "temt_poll", &ph_acct[PH_TEMT] },    /* TEMT reads after a chunk */
     { "park", &ph_acct[PH_PARK] },         /* idle path, yields, blocking */
@@ -88,7 +88,7 @@ static void enter(struct cpu_acct *a)
 static void spin(unsigned n)
 {
     for (unsigned i = 0; i < n; i++)
-        __asm__ volatile(".insn i 0x0F, 0, x0, x0, 0x010");
+        cpu_spin_hint();
 }
 
 /* TX copier: UartPort::send_bytes: one byte per TX status read while the
@@ -161,14 +161,21 @@ static bool slow_paths(struct uart_port *p, unsigned *yields)
     return false;
 }
 
-/* TX copier: send the staged chunk. False when it ended in a Pending (the
- * chunk resumes on the next poll). */
+/* TX copier: send the staged chunk, as the original's inner loop: after
+ * the fast retries, THRE on and the recheck, the chunk goes to the slow
+ * paths whether the recheck moved bytes or not; their progress restarts
+ * the loop with a send (of nothing, a zero send as the original counts
+ * it, when that progress ended the chunk). False when it ended in a
+ * Pending (the chunk resumes on the next poll). */
 static bool send_chunk(struct uart_port *p, unsigned *yields)
 {
     unsigned retries = 0;
     enter(&ph_acct[PH_SEND]);
-    while (cursor < pending) {
-        if (send_bytes(p)) {
+    for (;;) {
+        uint32_t sent = send_bytes(p);
+        if (cursor >= pending)
+            return true;
+        if (sent) {
             retries = 0;
             enter(&ph_acct[PH_SEND]);
             continue;
@@ -178,16 +185,14 @@ static bool send_chunk(struct uart_port *p, unsigned *yields)
             continue;
         p->ctr.no_progress_budget++;
         thre_on(p);                          /* TX_WAKER registered, THRE, recheck */
-        if (send_bytes(p) || cursor >= pending) {
-            retries = 0;
-            continue;
-        }
+        send_bytes(p);
+        if (cursor >= pending)
+            return true;
         if (!slow_paths(p, yields))
             return false;
         retries = 0;
         enter(&ph_acct[PH_SEND]);
     }
-    return true;
 }
 
 /* TX copier: the ring is empty: THRE on once per idle episode, the ring
