@@ -55,6 +55,7 @@ RUNNER_DRAIN_SLACK_MS = 1000    # bench/runner.c DRAIN_SLACK_MS: its bound on it
 RUNNER_SLACK_MS = 5000          # bench/runner.c DEADLINE_SLACK_MS: a section's deadline
 WIRE_BYTES = {"S20": 100, "S21": 24200}   # bench/runner.c's table (full scale)
 RECHECK_INSNS = 2000            # most instructions one re-check of a hung drain takes
+MANIFEST = ("char_ns", "fifo_depth", "line_baud_milli", "cpu_hz")   # S00's figures used
 # `reason=` and other tokens may come anywhere after the status
 STATUS_RE = r"^  section=(S\d\d) status=(\w+)\b[^\n]*? elapsed_ms=(\d+)\.(\d{3})"
 
@@ -250,7 +251,10 @@ def main():
             errors.append("a section ran before the bad boot argument stopped the run")
     else:
         tx = [s for s in args.sections.split(",") if s in ("S20", "S21")]
-        if args.backend == "copier":
+        if not all(re.search(rf"\b{k}=\d+", text) for k in MANIFEST):
+            errors.append(f"exit status {status}: no manifest ({', '.join(MANIFEST)}), the run "
+                          "stopped or hung before S00 printed it")
+        elif args.backend == "copier":
             check_copier_run(text, status, tx, errors)
         else:
             check_fault_run(text, status, args.backend, tx, errors)
