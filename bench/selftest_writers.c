@@ -51,12 +51,12 @@ static void writer(void *arg)
             c[i] = filler(w, seq, i);
         c[WR_CHUNK - 1] = '>';
         for (size_t done = 0; done < WR_CHUNK;) {
-            ssize_t k = write(1, c + done, WR_CHUNK - done);
-            if (k <= 0) {
+            ssize_t took = write(1, c + done, WR_CHUNK - done);
+            if (took <= 0) {
                 write_errors++;
                 break;
             }
-            done += (size_t)k;
+            done += (size_t)took;
             short_writes += done < WR_CHUNK;
         }
         if (seq % 5 == w)
