@@ -3,8 +3,11 @@
  * the foreign RX traffic of its window), and the closing summary. A
  * section that overruns is marked TIMEOUT: if it is blocked it is killed;
  * if it spins, the watchdog interrupt redirects it to task_exit(). The
- * run goes on either way. A section whose result depends on RX is
- * INVALID when foreign bytes arrived in its window. */
+ * run goes on either way. The log output drained before each section is
+ * drained under a deadline too, in a task of its own (a design whose
+ * tcdrain has no bound, the copier's, would otherwise hang the run there
+ * on a stuck line). A section whose result depends on RX is INVALID when
+ * foreign bytes arrived in its window. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -20,7 +23,9 @@
 #include "wire_model.h"
 
 #define SECTION_STACK_WORDS 2048        /* 16 KiB per section task */
+#define DRAIN_STACK_WORDS   1024        /* 8 KiB per pre-section drain task */
 #define DEADLINE_SLACK_MS   5000ULL
+#define DRAIN_SLACK_MS      1000ULL     /* pre-section drain: beyond 3 x its line time */
 #define NS_PER_MS           1000000ULL
 
 /* Section table: order, wire bytes at full scale, non-wire time, whether
@@ -60,8 +65,20 @@ struct section_run {
     enum bench_status status;
 };
 
+/* A pre-section drain: its task, the runner to wake, tcdrain's result. */
+struct drain_run {
+    struct task task;
+    struct waker runner;
+    volatile bool done;
+    int rc, err;
+};
+
 static uint64_t stacks[NSECTIONS][SECTION_STACK_WORDS];
 static struct section_run *running;
+/* One per section, never reused: a killed drain's wait-queue entry and
+ * timer stay linked from its stack and name its task. */
+static uint64_t drain_stacks[NSECTIONS][DRAIN_STACK_WORDS];
+static struct drain_run drain_runs[NSECTIONS];
 
 /* Any task: the section table. */
 const struct bench_section *bench_sections(unsigned *n)
@@ -173,6 +190,41 @@ static enum bench_status run_section(unsigned i)
     return r.status;
 }
 
+/* Pre-section drain task body (pre_section_drain). */
+static void drain_main(void *arg)
+{
+    struct drain_run *d = arg;
+    d->rc = tcdrain(bench.fd);
+    d->err = d->rc ? errno : 0;
+    d->done = true;
+    waker_wake(&d->runner);
+}
+
+/* Main task, before section i: tcdrain of the log output so far, in a
+ * task under a deadline of three times the queued bytes' line time plus
+ * DRAIN_SLACK_MS; a drain still waiting then is killed (ETIMEDOUT). 0, or
+ * -1 with *err the errno. */
+static int pre_section_drain(unsigned i, int *err)
+{
+    struct drain_run *d = &drain_runs[i];
+    int queued = 0;
+
+    (void)ioctl(bench.fd, TIOCOUTQ, &queued);
+    uint64_t deadline = clock_now_ns() + 3 * bench_line_ns((uint64_t)queued) +
+                        DRAIN_SLACK_MS * NS_PER_MS;
+    *d = (struct drain_run){ .runner = waker_current() };
+    task_spawn(&d->task, "pre-drain", drain_main, d, drain_stacks[i], DRAIN_STACK_WORDS);
+    while (!d->done && clock_now_ns() < deadline)
+        sched_block_until(deadline);
+    if (!d->done) {
+        task_kill(&d->task);
+        *err = ETIMEDOUT;
+        return -1;
+    }
+    *err = d->err;
+    return d->rc;
+}
+
 /* Main task: the line the sections measure against. */
 static void bench_env_init(void)
 {
@@ -272,10 +324,10 @@ int bench_run_all(void)
         printf("=== [%s] %s ===\n", s->id, s->title);
         uint64_t d0 = clock_now_ns();
         console_flush();
-        int drc = tcdrain(bench.fd);
+        int derr, drc = pre_section_drain(i, &derr);
         printf("  diag=%s pre_section_stdout_drain_ms=%llu drain_errors=%d last_errno=%d\n",
                s->id, (unsigned long long)((clock_now_ns() - d0) / NS_PER_MS), drc ? 1 : 0,
-               drc ? errno : 0);
+               derr);
         maybe_write_fault(s);
         bench.reason[0] = 0;
         bench_rx_window_begin();

@@ -6,6 +6,7 @@
 #include "kernel.h"
 #include "mmio.h"
 #include "sbi.h"
+#include "timer.h"
 #include "uart_backend.h"
 
 #define FINISHER_PASS 0x5555U   /* sifive,test1: exit(0) */
@@ -26,13 +27,30 @@ static void wait_idle_bounded(void)
     uart_be_wait_idle(EXIT_IDLE_SLACK_NS + 2 * u.char_ns * (u.fifo_depth + 1U));
 }
 
+/* kernel_exit, a task with interrupts on: let the driver send what it
+ * has queued (its interrupt or its task does), a character time at a
+ * time while bytes are pending, for at most twice their line time plus
+ * slack. Not tcdrain: a design's drain may have no bound of its own (the
+ * copier's, as StarryOS's), and a line that never reports empty
+ * (fault=temt-stuck) must not hang the exit. */
+static void drain_bounded(void)
+{
+    struct uart_info u;
+    uart_be_info(&u);
+    uint64_t end = clock_now_ns() + EXIT_IDLE_SLACK_NS +
+                   2 * u.char_ns * (uart_be_tx_pending() + u.fifo_depth + 1U);
+    while (uart_be_tx_pending() && clock_now_ns() < end)
+        sleep_for(u.char_ns);
+}
+
 /* Any context: end the run. From a task with interrupts on, queued
- * output drains normally; otherwise (panic) it is flushed polled. */
+ * output drains normally, within a bound; otherwise (panic) it is
+ * flushed polled. */
 void kernel_exit(int code)
 {
     if (csr_read(CSR_XSTATUS) & XSTATUS_XIE) {
         console_flush();
-        uart_be_drain();
+        drain_bounded();
     }
     irq_save();
     uart_be_flush_polled();

@@ -7,7 +7,7 @@ import re
 import unittest
 
 from _doctor import (FAULT_S10, FAULT_S13, LogCase, check, number, real, rewitness, setv,
-                     value, witness)
+                     sub, value, witness)
 
 S13 = rb"policy=writev-drain-each "
 S41 = rb"diag=s41-valid size=64 round=1 "
@@ -75,6 +75,30 @@ class WriteFault(LogCase):
         self.found(check(short), "S21", tag + ".min", "less than its")
         cut = rewitness(short, tag, witness(short, tag).group(2)[:-16])
         self.clean(check(cut), "S21", tag + ".min")
+
+
+class CutByTimeout(LogCase):
+    """A section the runner stopped inside a payload (the copier's drain
+    after its first marker under fault=temt-stuck): the witness has no end."""
+
+    def cut(self, status):
+        """The log with S20 stopped after its first payload marker, ending status."""
+        s20 = re.search(rb"^=== \[S20\] ", self.log, re.M).end()
+        m = re.compile(rb"^  payload-begin=(\S+)\r\n", re.M).search(self.log, s20)
+        end = re.search(rb"^  section=S20 status=PASS [^\r\n]*\r\n", self.log, re.M)
+        line = sub(end.group(0), rb"status=PASS ", b"status=%s reason=deadline " % status)
+        data = (self.log[:m.end()] + b"\r\n  section=S20 timeout_ms=5002\r\n" + line +
+                self.log[end.end():])
+        return m.group(1).decode(), data
+
+    def test_cut_witness_noted_not_found(self):
+        """TIMEOUT: noted; the same cut in a section that ended by itself: a finding."""
+        tag, data = self.cut(b"TIMEOUT")
+        res = check(data)
+        self.clean(res, "S20", "payload-end=" + tag)
+        self.assertTrue(any("cut by the section's TIMEOUT" in n for n in res.notes), res.notes)
+        tag, data = self.cut(b"FAIL")
+        self.found(check(data), "S20", "payload-end=" + tag, "no payload-end line")
 
 
 class NewRules(LogCase):
