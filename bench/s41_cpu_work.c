@@ -143,13 +143,13 @@ static void print_round(unsigned size, unsigned round, uint64_t expected,
  * instructions_delta. */
 static void print_phases(unsigned size, unsigned round, const struct s41_round *r)
 {
-    unsigned n = r->a.phases < S41_PHASES_MAX ? r->a.phases : S41_PHASES_MAX;
+    const struct s41_snap *a = &r->a;
     uint64_t in_phases = 0;
 
-    if (!n)
+    if (a->phases == 0)
         return;
     printf("  diag=s41-phases size=%u round=%u unit=instructions", size, round);
-    for (unsigned i = 0; i < n; i++) {
+    for (unsigned i = 0; i < a->phases && i < S41_PHASES_MAX; i++) {
         uint64_t d = r->b.phase[i].instructions - r->a.phase[i].instructions;
         in_phases += d;
         printf(" %s=%llu", r->a.phase[i].name, U(d));

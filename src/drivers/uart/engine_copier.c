@@ -397,6 +397,7 @@ void engine_flush_polled(struct uart_port *p)
     }
     while (ring_pop(&p->tx, &b, 1)) {
         uart_lower.putc_polled(&p->hw, (char)b);
+        p->ctr.ring_pop_bytes++;             /* taken from the ring, as a pop does */
         p->ctr.hw_send_bytes++;
     }
 }
