@@ -4,7 +4,6 @@
  * differs between designs is the engine's (uart_port.h). */
 #include <errno.h>
 #include "clock.h"
-#include "cpu_acct.h"
 #include "csr.h"
 #include "plic.h"
 #include "timer.h"
@@ -24,24 +23,8 @@ int uart_be_hw_init(const struct uart_cfg *c)
     return uart_lower.init(&uart_port.hw);
 }
 
-/* tty_isr, interrupts masked: an RX cause for a design that takes RX
- * itself, on the RX account (the whole claim when it begins with RX, as
- * tty_rx_claim does). */
-static void engine_rx(struct uart_port *p, int round)
-{
-    if (round == 0) {
-        cpu_acct_retag(&cpu_acct_rx);
-        uart_engine.rx_irq(p);
-    } else {
-        struct cpu_acct *prev = cpu_acct_switch(&cpu_acct_rx);
-        uart_engine.rx_irq(p);
-        cpu_acct_switch(prev);
-    }
-}
-
 /* UART interrupt (PLIC), interrupts masked: serve the causes in order; an
- * RX cause hands the rest of the claim to the RX path (or, for a design
- * that takes RX itself, to the engine, and the claim goes on). */
+ * RX cause hands the rest of the claim to the RX path. */
 static void tty_isr(void *arg)
 {
     struct uart_port *p = arg;
@@ -55,8 +38,6 @@ static void tty_isr(void *arg)
                 engine_tx_irq(p, true);
             }
             return;
-        } else if (c == UART_CAUSE_RX && uart_engine.rx_irq) {
-            engine_rx(p, round);
         } else if (c == UART_CAUSE_RX) {
             tty_rx_claim(p, round);
             return;

@@ -11,7 +11,8 @@
  * polls RX). */
 void tty_rx_init(struct uart_port *p);
 /* tty_rx.c. UART interrupt, interrupts masked: an RX cause in round
- * `round` of the claim; serves it and every cause after it. */
+ * `round` of the claim; serves it and every cause after it (through the
+ * engine's rx_irq for a design that takes RX itself). */
 void tty_rx_claim(struct uart_port *p, int round);
 
 #endif

@@ -116,11 +116,32 @@ static bool rx_serve(struct uart_port *p)
     return !more;
 }
 
+/* tty_rx_claim, interrupts masked, for a design that takes RX itself
+ * (uart_engine.rx_irq): hand it each RX cause, on the RX account, and its
+ * TX causes on the ISR account, to the claim's end; no budget (the
+ * design's own RX task reads the FIFO). prev: the account to return to. */
+static void engine_rx_claim(struct uart_port *p, int round, struct cpu_acct *prev)
+{
+    for (enum uart_cause c = UART_CAUSE_RX; c != UART_CAUSE_NONE && round < ISR_MAX_ROUNDS;
+         round++, c = uart_lower.cause(&p->hw)) {
+        if (c == UART_CAUSE_RX) {
+            uart_engine.rx_irq(p);
+        } else if (c == UART_CAUSE_TX) {
+            struct cpu_acct *rx = cpu_acct_switch(&cpu_acct_isr);
+            engine_tx_irq(p, false);
+            cpu_acct_switch(rx);
+        }
+    }
+    if (prev)
+        cpu_acct_switch(prev);
+}
+
 /* UART interrupt (tty_isr), interrupts masked: an RX cause in round
  * `round`; serves it and the causes after it. A claim that begins with
  * RX is the RX account's from its first instruction (no switch has
  * happened in it yet); one that began with TX switches here, and its TX
- * refills here are charged back to the ISR account. */
+ * refills here are charged back to the ISR account. The dispatch to a
+ * design that takes RX itself is here, off the TX path. */
 void tty_rx_claim(struct uart_port *p, int round)
 {
     struct cpu_acct *prev = 0;
@@ -131,6 +152,10 @@ void tty_rx_claim(struct uart_port *p, int round)
         cpu_acct_retag(&cpu_acct_rx);
     else
         prev = cpu_acct_switch(&cpu_acct_rx);
+    if (uart_engine.rx_irq) {
+        engine_rx_claim(p, round, prev);
+        return;
+    }
     uint64_t t0 = clock_now_ns();
     window_open(p, t0);
     for (;;) {
