@@ -231,7 +231,9 @@ static void bench_env_init(void)
     struct wire_stats w;
     wire_model_stats(&w);
     bench.fd = open("/dev/console", O_RDWR);
-    bench.baud_milli = w.baud ? w.baud * 1000 : uart_real_baud_milli(&board.uart);
+    struct uart_info info;
+    uart_be_info(&info);
+    bench.baud_milli = w.baud ? w.baud * 1000 : uart_real_baud_milli(info.cfg);
     bench.char_ns = bench_line_ns(1);
 #if BENCH_QUICK
     bench.quick = true;

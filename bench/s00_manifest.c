@@ -9,6 +9,7 @@
 #include "kernel.h"
 #include "params.h"
 #include "timer.h"
+#include "oppoint.h"
 #include "uart_backend.h"
 #include "version.h"
 #include "wire_model.h"
@@ -47,11 +48,11 @@ static void print_list(const char *key, const unsigned *v, size_t n)
 enum bench_status s00_manifest(void)
 {
     char mode[16];
-    const struct uart_cfg *u = &board.uart;
-    uint64_t real = uart_real_baud_milli(u);
     struct uart_info info;
 
     uart_be_info(&info);
+    const struct uart_cfg *u = info.cfg;
+    uint64_t real = uart_real_baud_milli(u);
 
     printf("  version=%s\n", UARTBENCH_VERSION);
     printf("  board=%s\n", board.name);
@@ -71,7 +72,8 @@ enum bench_status s00_manifest(void)
     struct wire_stats w;
     wire_model_stats(&w);
     if (w.baud)
-        printf("  wire_model=%llu/%llu\n", (unsigned long long)w.baud, (unsigned long long)w.fifo);
+        printf("  wire_model=%llu/%llu wire_source=%s\n", (unsigned long long)w.baud,
+               (unsigned long long)w.fifo, oppoint_source());
     else
         printf("  wire_model=off\n");
     if (!bootarg("qemu_mode", mode, sizeof mode))

@@ -111,6 +111,7 @@ struct uart_info {
     unsigned fifo_depth;       /* TX FIFO depth in use */
     const char *fifo_source;   /* "board", or where the IP said it ("cpr") */
     uint64_t char_ns;          /* one 10-bit character on the line */
+    const struct uart_cfg *cfg; /* the config in use (the boot's operating point) */
 };
 /* Any task. */
 void uart_be_info(struct uart_info *out);

@@ -1,9 +1,11 @@
 /* C entry: bring up the board and the kernel, run the benchmark
  * sections, exit with the number of failed sections. */
+#include <stdio.h>
 #include "bench.h"
 #include "board_info.h"
 #include "cpu_acct.h"
 #include "harts.h"
+#include "oppoint.h"
 #include "csr.h"
 #include "kernel.h"
 #include "plic.h"
@@ -15,6 +17,7 @@
 #include "wire_model.h"
 
 extern uint64_t __stack_bottom[];
+static struct uart_cfg uart;           /* board.uart at the boot's operating point */
 void fault_inject_from_bootargs(void);
 void stdio_use_backend(void);
 
@@ -25,18 +28,24 @@ void kmain(unsigned long hartid, const void *fdt)
     board_early_init();
     trap_init();
     harts_init(hartid);
-    uart_be_hw_init(&board.uart);
     bootargs_init(board.has_fdt ? fdt : 0);
+    uart = board.uart;
+    const char *bad = oppoint_apply(&uart);
+    uart_be_hw_init(&uart);
     sched_init(__stack_bottom);
     cpu_acct_init();
     timer_init();
     plic_init();
-    wire_model_init(&board.uart);
+    wire_model_init(&uart);
     irq_enable();
     if (uart_be_init(board.uart_irq))
         panic("UART backend %s failed to start", uart_be_name);
     posix_io_init();
     stdio_use_backend();
+    if (bad) {                         /* before any section: never a silent default */
+        printf("%s\n", bad);
+        kernel_exit(EXIT_BOOTARG);
+    }
     fault_inject_from_bootargs();
     kernel_exit(bench_main());
 }

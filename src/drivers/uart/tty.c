@@ -150,5 +150,5 @@ void uart_be_wait_idle(uint64_t max_ns)
 void uart_be_info(struct uart_info *out)
 {
     *out = (struct uart_info){ uart_lower.name, uart_engine.name, uart_port.hw.fifo_depth,
-                               uart_port.hw.fifo_source, uart_port.char_ns };
+                               uart_port.hw.fifo_source, uart_port.char_ns, uart_port.hw.cfg };
 }

@@ -12,7 +12,7 @@
 
 #define NS_PER_10BITS_NUM 10000000000ULL   /* 10 bits x 1e9 ns */
 
-static struct wire_stats st = { .baud = WIRE_BAUD, .fifo = WIRE_FIFO };
+static struct wire_stats st;              /* baud and FIFO: the boot's operating point */
 static const struct uart_cfg *uart;
 static bool dlab, ier_thri, thri_raised;
 static uint32_t ier_hw;                   /* IER as QEMU has it, THRI aside */
@@ -67,6 +67,7 @@ static void thre_arm(uint64_t now)
 void wire_model_init(const struct uart_cfg *c)
 {
     uart = c;
+    st = (struct wire_stats){ .baud = c->baud, .fifo = c->fifo_depth };
     thre_timer.fire = thre_fire;
     thre_timer.sim = true;
 }

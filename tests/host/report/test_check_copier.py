@@ -50,9 +50,12 @@ class CopierChecks(LogCase):
         self.found(check(data), "S40", "counter.no_progress_budget", "zero-byte sends")
 
     def test_chunk_beyond_the_modelled_fifo(self):
-        """On the modelled line a send stores at most a FIFO (the status read per byte)."""
-        data = setv(self.log, S40_SEND, "hw_send_max_chunk", 17)
-        self.found(check(data), "S40", "counter.hw_send_max_chunk", "the FIFO holds 16")
+        """On the modelled line a send stores at most a FIFO and the idle shifter's byte
+        (the status read per byte): 17 passes, 18 does not."""
+        self.clean(check(setv(self.log, S40_SEND, "hw_send_max_chunk", 17)), "S40",
+                   "counter.hw_send_max_chunk")
+        self.found(check(setv(self.log, S40_SEND, "hw_send_max_chunk", 18)), "S40",
+                   "counter.hw_send_max_chunk", "the FIFO holds 16 and the idle shifter 1")
 
     def test_ladder_order(self):
         """A yield exhaustion without a slow-poll exhaustion before it."""

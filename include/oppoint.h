@@ -1,0 +1,17 @@
+/* The operating point chosen at boot (src/kernel/oppoint.c): the modelled
+ * line's baud and FIFO depth from the build or the boot argument wire=. */
+#ifndef OPPOINT_H
+#define OPPOINT_H
+
+#include "uart_cfg.h"
+
+/* Exit status of a run refused for a bad boot argument. */
+#define EXIT_BOOTARG 101
+
+/* Boot, before the UART is up: apply the operating point to *c; NULL, or
+ * why the boot argument is refused. */
+const char *oppoint_apply(struct uart_cfg *c);
+/* Any task: "build" or "bootarg". */
+const char *oppoint_source(void);
+
+#endif

@@ -1,0 +1,53 @@
+/* The operating point chosen at boot. With the wire model built in, the
+ * modelled line's baud and TX FIFO depth are the build's (WIRE_BAUD,
+ * WIRE_FIFO) unless the boot argument wire=BAUD/FIFO names others; they
+ * become the UART's config before the driver starts, so the driver (its
+ * character time, its FIFO depth) and the model see one line. QEMU's
+ * 16550 ignores the divisor (its serial port is a file), so the modelled
+ * UART clock is 16 x baud: divisor 1, the baud exact. An image without
+ * the model (the D1, WIRE_BAUD=0) keeps its compiled line and refuses
+ * wire=. */
+#include <errno.h>
+#include <stdio.h>
+#include "kernel.h"
+#include "line_point.h"
+#include "oppoint.h"
+
+static char why[160];
+static const char *source = "build";
+
+/* Boot, before the UART is up (nothing printed): *c from board, with the
+ * operating point applied; NULL, or what is wrong with the boot argument
+ * (the run must stop with EXIT_BOOTARG once it can print). */
+const char *oppoint_apply(struct uart_cfg *c)
+{
+    char arg[32];
+    struct line_point pt = { WIRE_BAUD, WIRE_FIFO };
+
+    if (bootarg("wire", arg, sizeof arg)) {
+        if (!WIRE_BAUD) {
+            snprintf(why, sizeof why, "bad boot argument wire=%s: this image has no wire "
+                     "model (WIRE_BAUD=0; build with WIRE_BAUD=115200)", arg);
+            return why;
+        }
+        if (line_point_parse(arg, &pt)) {
+            snprintf(why, sizeof why, "bad boot argument wire=%s; valid forms: %s", arg,
+                     LINE_FORMS);
+            return why;
+        }
+        source = "bootarg";
+    }
+    if (WIRE_BAUD) {
+        c->baud = pt.baud;
+        c->clock_hz = 16U * pt.baud;
+        c->fifo_depth = pt.fifo;
+    }
+    return NULL;
+}
+
+/* Any task: where the line's operating point came from ("build",
+ * "bootarg"). */
+const char *oppoint_source(void)
+{
+    return source;
+}
