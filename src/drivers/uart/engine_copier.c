@@ -14,16 +14,12 @@
  * copier (and the drainers on TEMT); an RX cause masks RX and wakes an RX
  * copier task that reads in NAPI style. tcdrain waits, with no bound,
  * until the ring is empty, the copier idle, nothing staged and TEMT up.
- * The counters keep the original's meaning.
- *
+ * The counters keep the original's meaning; the work is charged to one
+ * CPU sub-account per phase (uart_engine.phases).
  * One deviation, counted: a drainer re-checks every character time
- * (drain_timer_waits). On a 16550 the THRE interrupt comes with the last
- * byte still in the shifter and nothing signals TEMT, so the original's
- * drainer would sleep for ever; its D1 port is woken by the UART's
- * nothing-pending entries (IIR 0xC1), which a 16550 does not make.
- *
- * CPU phases (uart_engine.phases): the copier's work is charged to one
- * sub-account per phase, so a run shows where its instructions go. */
+ * (drain_timer_waits): on a 16550 nothing signals TEMT after the last
+ * THRE, so the original's drainer would sleep for ever (its D1 port is
+ * woken by the UART's IIR 0xC1 entries, which a 16550 does not make). */
 #include <errno.h>
 #include "clock.h"
 #include "cpu_acct.h"
