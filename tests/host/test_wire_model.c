@@ -72,7 +72,9 @@ void fake_mmio_write(uintptr_t addr, unsigned width, uint32_t v)
     }
 }
 
-const struct uart_cfg ns = { .base = 0x1000, .fifo_depth = 16, .io_width = 1 };
+/* The modelled line is the config's (the kernel sets it at boot: oppoint.c). */
+const struct uart_cfg ns = { .base = 0x1000, .fifo_depth = WIRE_FIFO, .io_width = 1,
+                             .clock_hz = 16U * WIRE_BAUD, .baud = WIRE_BAUD };
 
 /* Exact time byte k of a burst started at 0 leaves the wire. */
 static uint64_t done_at(uint64_t k)

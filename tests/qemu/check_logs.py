@@ -8,8 +8,9 @@ given folders (CMake's own logs aside) is one of
   (bench/report/uartreport/check.py), whatever its sections' statuses;
   a write fault, a stall, a stuck line or an RX flood make sections
   FAIL, TIMEOUT or INVALID, never an inconsistent log;
-- a self-test (selftest=... lines, no section) or a panic report: not a
-  benchmark run, skipped and said so;
+- a self-test (selftest=... lines, no section), a panic report or a run
+  refused for a bad boot argument (`bad boot argument ...`, no section):
+  not a benchmark run, skipped and said so;
 - anything else (no Done line: a run cut short): a failure.
 
 Prints one line per log and a count per kind; exit status 1 when a run
@@ -26,6 +27,7 @@ from uartreport import check, parse  # noqa: E402
 
 SELFTEST_RE = re.compile(rb"^selftest=([\w-]+)", re.M)
 PANIC_RE = re.compile(rb"^PANIC: ([^\r\n]*)", re.M)
+REFUSED_RE = re.compile(rb"^(bad boot argument [^\r\n]*)", re.M)
 
 
 def logs(dirs):
@@ -58,6 +60,10 @@ def kind(path, raw, log):
     if panic:
         return "panic", "skipped, a panic report, not a benchmark run: " + panic.group(1).decode(
             "ascii", "replace")
+    refused = REFUSED_RE.search(raw)
+    if refused and not log.sections:
+        return "refused", "skipped, refused at boot, not a benchmark run: " + refused.group(
+            1).decode("ascii", "replace")
     tests = sorted({m.decode() for m in SELFTEST_RE.findall(raw)})
     if tests and not log.sections:
         return "self-test", "skipped, a self-test, not a benchmark run (selftest=%s, no " \
