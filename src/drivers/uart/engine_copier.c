@@ -337,10 +337,7 @@ size_t engine_write(struct uart_port *p, const uint8_t *buf, size_t n, bool nonb
         enter(&ph_acct[PH_USER]);
         run = ring_write_slice(&p->tx, &slot);
     }
-    size_t k = n < run ? n : run;
-    for (size_t i = 0; i < k; i++)
-        slot[i] = buf[i];
-    ring_produce(&p->tx, (uint32_t)k);
+    size_t k = ring_push(&p->tx, buf, (uint32_t)(n < run ? n : run));   /* the run: no wrap */
     p->ctr.user_acc += k;
     p->tx_in += k;
     if (k)
