@@ -164,6 +164,20 @@ static uint64_t section_deadline_ns(const struct bench_section *s)
     return 3 * bench_line_ns(wire) + (s->extra_ms + DEADLINE_SLACK_MS) * NS_PER_MS;
 }
 
+/* Main task: entry(arg) as task t on stack[words] until it sets *done
+ * (and wakes the main task) or deadline passes; a task still running then
+ * is killed. Whether it finished. */
+static bool run_bounded(struct task *t, const char *name, void (*entry)(void *), void *arg,
+                        uint64_t *stack, size_t words, volatile bool *done, uint64_t deadline)
+{
+    task_spawn(t, name, entry, arg, stack, words);
+    while (!*done && clock_now_ns() < deadline)
+        sched_block_until(deadline);
+    if (!*done)
+        task_kill(t);
+    return *done;
+}
+
 /* Main task: run one section to completion or deadline. */
 static enum bench_status run_section(unsigned i)
 {
@@ -174,14 +188,12 @@ static enum bench_status run_section(unsigned i)
     r = (struct section_run){ .s = s, .runner = waker_current() };
     r.watchdog.fire = watchdog_fire;
     running = &r;
-    task_spawn(&r.task, s->id, section_main, &r, stacks[i], SECTION_STACK_WORDS);
     timer_arm(&r.watchdog, deadline, waker_current());
-    while (!r.done && clock_now_ns() < deadline)
-        sched_block_until(deadline);
+    bool done = run_bounded(&r.task, s->id, section_main, &r, stacks[i], SECTION_STACK_WORDS,
+                            &r.done, deadline);
     timer_cancel(&r.watchdog);
     running = 0;
-    if (!r.done) {
-        task_kill(&r.task);
+    if (!done) {
         console_flush();
         printf("\n  section=%s timeout_ms=%llu\n", s->id,
                (unsigned long long)((deadline - t0) / NS_PER_MS));
@@ -213,11 +225,8 @@ static int pre_section_drain(unsigned i, int *err)
     uint64_t deadline = clock_now_ns() + 3 * bench_line_ns((uint64_t)queued) +
                         DRAIN_SLACK_MS * NS_PER_MS;
     *d = (struct drain_run){ .runner = waker_current() };
-    task_spawn(&d->task, "pre-drain", drain_main, d, drain_stacks[i], DRAIN_STACK_WORDS);
-    while (!d->done && clock_now_ns() < deadline)
-        sched_block_until(deadline);
-    if (!d->done) {
-        task_kill(&d->task);
+    if (!run_bounded(&d->task, "pre-drain", drain_main, d, drain_stacks[i], DRAIN_STACK_WORDS,
+                     &d->done, deadline)) {
         *err = ETIMEDOUT;
         return -1;
     }
