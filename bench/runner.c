@@ -168,7 +168,7 @@ static uint64_t section_deadline_ns(const struct bench_section *s)
  * (and wakes the main task) or deadline passes; a task still running then
  * is killed. Whether it finished. */
 static bool run_bounded(struct task *t, const char *name, void (*entry)(void *), void *arg,
-                        uint64_t *stack, size_t words, volatile bool *done, uint64_t deadline)
+                        uint64_t *stack, size_t words, const volatile bool *done, uint64_t deadline)
 {
     task_spawn(t, name, entry, arg, stack, words);
     while (!*done && clock_now_ns() < deadline)
