@@ -20,6 +20,8 @@ static const unsigned bench_fifo_sizes[] __attribute__((unused)) = { 1, 15, 16, 
 #define S13_FRAGMENT  ((size_t)64)      /* ... of 64 bytes */
 #define S20_SIZE      1U                /* single-byte write + drain */
 #define S31_BYTES     4096U             /* RX fixed payload */
+#define S32_BYTES     65536U            /* RX sustained (quick: a tenth) */
+#define S33_BYTES     4096U             /* full duplex: each direction */
 #define S42_PAYLOAD   64U               /* bytes per write while computing */
 #define S43_INTERVAL_NS 5000000ULL      /* absolute sleeps every 5 ms ... */
 #define S43_BURST     4096U             /* ... loaded: during this burst */

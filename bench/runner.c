@@ -43,6 +43,8 @@ static const struct bench_section sections[] = {
     { "S21", "TX Latency FIFO Boundary Matrix", s21_fifo_matrix, 24200, 0, false },
     { "S30", "RX Empty Non-blocking Read (FIONBIO)", s30_nonblock, 0, 0, true },
     { "S31", "RX Fixed Payload Witness", s31_rx_fixed, 4096, 0, true },
+    { "S32", "RX Sustained (modelled far end, full line rate)", s32_rx_sustained, 65536, 0, true },
+    { "S33", "Full Duplex (TX burst + RX stream at once)", s33_full_duplex, 8192, 0, true },
     { "S41", "TX CPU Work (instret: write start -> final TEMT drain, 5 rounds)", s41_cpu_work, 672000, 0, false },
     { "S42", "TX Compute Overlap (64B x 100, fixed window, 5 sample rounds)", s42_overlap, 38400, 7000, false },
     { "S43", "Timer Wakeup Overshoot (5 idle groups + 5 loaded groups)", s43_timer, 20480, 3000, false },

@@ -71,10 +71,17 @@ enum bench_status s00_manifest(void)
            (unsigned long long)(real % 1000));
     struct wire_stats w;
     wire_model_stats(&w);
-    if (w.baud)
+    if (w.baud) {
+        const struct peer_point *pp = oppoint_peer();
         printf("  wire_model=%llu/%llu wire_source=%s\n", (unsigned long long)w.baud,
                (unsigned long long)w.fifo, oppoint_source());
-    else
+        printf("  wire_rx_trigger=%u peer=", (unsigned)u->rx_trigger);
+        if (pp->mode == PEER_BURST)
+            printf("burst:%lu:%lluns\n", (unsigned long)pp->burst,
+                   (unsigned long long)pp->period_ns);
+        else
+            printf("%s\n", pp->mode == PEER_OFF ? "off" : "stream");
+    } else
         printf("  wire_model=off\n");
     if (!bootarg("qemu_mode", mode, sizeof mode))
         snprintf(mode, sizeof mode, "%s", board.test_device ? "unknown" : "none");
@@ -106,6 +113,8 @@ enum bench_status s00_manifest(void)
     printf(" fifo_matrix_iters=%u\n", bench.iters);
     printf("  rx_mode=empty-nonblocking-eagain rx_fixed_mode=loopback-mcr rx_fixed_bytes=%u\n",
            S31_BYTES);
+    printf("  rx_sustained_bytes=%u rx_duplex_bytes=%u rx_peer_pattern=pattern-seed-32-33\n",
+           bench.quick ? S32_BYTES / 10 : S32_BYTES, S33_BYTES);
     printf("  s42_payload=%u s43_interval_us=%llu s43_burst_bytes=%u hart_count=%u\n",
            S42_PAYLOAD, (unsigned long long)(S43_INTERVAL_NS / 1000), S43_BURST,
            harts_count());

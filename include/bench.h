@@ -128,6 +128,8 @@ enum bench_status s20_latency(void);
 enum bench_status s21_fifo_matrix(void);
 enum bench_status s30_nonblock(void);
 enum bench_status s31_rx_fixed(void);
+enum bench_status s32_rx_sustained(void);
+enum bench_status s33_full_duplex(void);
 enum bench_status s40_counters(void);
 enum bench_status s41_cpu_work(void);
 enum bench_status s42_overlap(void);

@@ -1,8 +1,10 @@
 /* The operating point chosen at boot (src/kernel/oppoint.c): the modelled
- * line's baud and FIFO depth from the build or the boot argument wire=. */
+ * line's baud, FIFO depth and RX trigger from the build or the boot
+ * argument wire=; the far end's traffic from peer=. */
 #ifndef OPPOINT_H
 #define OPPOINT_H
 
+#include "line_point.h"
 #include "uart_cfg.h"
 
 /* Exit status of a run refused for a bad boot argument. */
@@ -13,5 +15,7 @@
 const char *oppoint_apply(struct uart_cfg *c);
 /* Any task: "build" or "bootarg". */
 const char *oppoint_source(void);
+/* Boot (after oppoint_apply) or any task: the far end's traffic. */
+const struct peer_point *oppoint_peer(void);
 
 #endif

@@ -19,6 +19,7 @@ enum uart_reg {
     UART_IER = 1, UART_DLM = 1,
     UART_IIR = 2, UART_FCR = 2,
     UART_LCR = 3, UART_MCR = 4, UART_LSR = 5, UART_MSR = 6, UART_SCR = 7,
+    UART_DW_RFL = 0x84 >> 2,   /* DesignWare: Receive FIFO Level */
 };
 
 #define UART_IER_RDI    0x01   /* received data available */
@@ -34,6 +35,7 @@ enum uart_reg {
 #define UART_FCR_ENABLE 0x01
 #define UART_FCR_CLR_RX 0x02
 #define UART_FCR_CLR_TX 0x04
+#define UART_FCR_TRIG_SHIFT 6  /* RX trigger, bits 7:6: 1, 4, 8 or 14 bytes */
 #define UART_LCR_8N1    0x03
 #define UART_LCR_DLAB   0x80
 #define UART_MCR_DTR    0x01
@@ -48,6 +50,19 @@ enum uart_reg {
 #define UART_LSR_THRE   0x20
 #define UART_LSR_TEMT   0x40
 #define UART_LSR_ERRORS (UART_LSR_OE | UART_LSR_PE | UART_LSR_FE | UART_LSR_BI)
+
+/* Any context: FCR's RX trigger bits for a level of `bytes` (1, 4, 8,
+ * 14; anything else: 1), and the level FCR bits v select. */
+static inline uint32_t uart_fcr_trigger(unsigned bytes)
+{
+    unsigned code = bytes >= 14 ? 3 : bytes >= 8 ? 2 : bytes >= 4 ? 1 : 0;
+    return (uint32_t)code << UART_FCR_TRIG_SHIFT;
+}
+static inline unsigned uart_fcr_level(uint32_t v)
+{
+    static const unsigned char levels[4] = { 1, 4, 8, 14 };
+    return levels[(v >> UART_FCR_TRIG_SHIFT) & 3];
+}
 
 #ifdef HOST_TEST
 #include "fake_mmio.h"
@@ -85,40 +100,40 @@ static inline void uart_write_raw(const struct uart_cfg *c, unsigned r, uint32_t
 
 #if WIRE_BAUD
 /* The modelled device (src/drivers/uart/wire_seam.S into wire_model.c),
- * any context: a read of r whose UART value (or 0, when the caller wants
- * none of the UART's own bits) is v, as the model shows it; a write of
- * *v to r, which the model may change (returns false: swallowed); n THR
- * stores in a row (returns how many of them, from the first, reach the
- * UART). */
-uint32_t uart_model_read(const struct uart_cfg *c, unsigned r, uint32_t v);
+ * any context: a read of r whose bits `mask` the caller looks at, as the
+ * model shows it (the model reads the UART for what it does not decide,
+ * and only when the caller wants some of that); a write of *v to r,
+ * which the model may change (returns false: swallowed); n THR stores in
+ * a row (returns how many of them, from the first, reach the UART). */
+uint32_t uart_model_read(const struct uart_cfg *c, unsigned r, uint32_t mask);
 bool uart_model_write(const struct uart_cfg *c, unsigned r, uint32_t *v);
 uint32_t uart_model_thr(const struct uart_cfg *c, uint32_t n);
 
-/* Any context: the bits of register r the model decides on a read (it
- * models a 16550's TX side: LSR.THRE, LSR.TEMT, IER.THRI); 0: the
- * register is the UART's own. Writes it sees: THR, IER, LCR (DLAB). */
-static inline uint32_t uart_modelled_bits(unsigned r)
+/* Any context: the registers the model sees reads of (it models a
+ * 16550's TX side always: LSR.THRE, LSR.TEMT, IER.THRI; its RX side,
+ * RBR, IIR, LSR and the DW UART's RFL, while a modelled stream is
+ * attached) and writes of: THR, IER, FCR, LCR (DLAB). */
+static inline bool uart_modelled_reg(unsigned r)
 {
-    return r == UART_LSR ? UART_LSR_THRE | UART_LSR_TEMT : r == UART_IER ? UART_IER_THRI : 0;
+    return r == UART_LSR || r == UART_IER || r == UART_IIR || r == UART_RBR || r == UART_DW_RFL;
 }
 static inline bool uart_modelled_write(unsigned r)
 {
-    return r == UART_THR || r == UART_IER || r == UART_LCR;
+    return r == UART_THR || r == UART_IER || r == UART_FCR || r == UART_LCR;
 }
 #endif
 
 /* Any context: the bits `mask` of register r, the only ones the caller
- * looks at. With the wire model, the bits it models come from it, and a
- * read that wants none of the UART's own bits does not access the UART
- * (a polling loop then costs QEMU no MMIO exit). Such a read also leaves
- * LSR's error bits set where a real read clears them: only paths that
- * ignore those bits ask for modelled bits alone. */
+ * looks at. With the wire model, a modelled register's read is the
+ * model's, and a read that wants none of the UART's own bits does not
+ * access the UART (a polling loop then costs QEMU no MMIO exit). Such a
+ * read also leaves LSR's error bits set where a real read clears them:
+ * only paths that ignore those bits ask for modelled bits alone. */
 static inline uint32_t uart_read_bits(const struct uart_cfg *c, unsigned r, uint32_t mask)
 {
 #if WIRE_BAUD
-    uint32_t own = uart_modelled_bits(r);
-    if (own)
-        return uart_model_read(c, r, (mask & ~own) ? uart_read_raw(c, r) : 0) & mask;
+    if (uart_modelled_reg(r))
+        return uart_model_read(c, r, mask) & mask;
 #endif
     return uart_read_raw(c, r) & mask;
 }

@@ -82,6 +82,9 @@ size_t uart_be_tx_pending(void);
  * ring_pop_bytes + staged_bytes exactly (async). */
 int uart_be_counters(struct uart_counters *out);
 int uart_be_counters_reset(void);
+/* Any task: LSR.OE reports the lower half has counted since boot (every
+ * design, the console included: the lower half counts them). */
+uint64_t uart_be_overruns(void);
 /* Task: UART internal loopback on or off, for RX tests; -ENOTTY when the
  * IP has none. */
 int uart_be_set_loopback(bool on);

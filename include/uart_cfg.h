@@ -14,6 +14,7 @@ struct uart_cfg {
     uint32_t clock_hz;     /* UART input clock */
     uint32_t baud;         /* requested baud rate */
     uint16_t fifo_depth;   /* TX FIFO depth in bytes (the board's; the IP may report its own) */
+    uint8_t rx_trigger;    /* RX FIFO trigger level in bytes: 1, 4, 8 or 14 (FCR) */
 };
 
 /* Any context: divisor for the configured clock and baud, rounded to

@@ -36,7 +36,7 @@ void kmain(unsigned long hartid, const void *fdt)
     cpu_acct_init();
     timer_init();
     plic_init();
-    wire_model_init(&uart);
+    wire_model_init(&uart, oppoint_peer());
     irq_enable();
     if (uart_be_init(board.uart_irq))
         panic("UART backend %s failed to start", uart_be_name);

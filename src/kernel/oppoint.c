@@ -1,8 +1,10 @@
 /* The operating point chosen at boot. With the wire model built in, the
- * modelled line's baud and TX FIFO depth are the build's (WIRE_BAUD,
- * WIRE_FIFO) unless the boot argument wire=BAUD/FIFO names others; they
- * become the UART's config before the driver starts, so the driver (its
- * character time, its FIFO depth) and the model see one line. QEMU's
+ * modelled line's baud, FIFO depth and RX trigger level are the build's
+ * (WIRE_BAUD, WIRE_FIFO, trigger 1) unless the boot argument
+ * wire=BAUD/FIFO[/RXTRIG] names others; they become the UART's config
+ * before the driver starts, so the driver (its character time, its FIFO
+ * depth, the trigger it programs) and the model see one line. The far
+ * end's traffic is peer= (default stream). QEMU's
  * 16550 ignores the divisor (its serial port is a file), so the modelled
  * UART clock is 16 x baud: divisor 1, the baud exact. An image without
  * the model (the D1, WIRE_BAUD=0) keeps its compiled line and refuses
@@ -13,8 +15,31 @@
 #include "line_point.h"
 #include "oppoint.h"
 
-static char why[160];
+static char why[256];
 static const char *source = "build";
+static struct peer_point peer = { PEER_STREAM, 0, 0 };
+
+/* oppoint_apply: the boot argument peer=, checked against baud; NULL,
+ * or why it is refused. */
+static const char *peer_apply(uint32_t baud)
+{
+    char arg[40];
+
+    if (!bootarg("peer", arg, sizeof arg))
+        return NULL;
+    if (!WIRE_BAUD)
+        snprintf(why, sizeof why, "bad boot argument peer=%s: this image has no wire model "
+                 "(WIRE_BAUD=0; build with WIRE_BAUD=115200)", arg);
+    else if (peer_point_parse(arg, &peer))
+        snprintf(why, sizeof why, "bad boot argument peer=%s; valid forms: %s", arg, PEER_FORMS);
+    else if (!peer_point_fits(&peer, baud))
+        snprintf(why, sizeof why, "bad boot argument peer=%s: a burst of %lu bytes takes longer "
+                 "than its period at %lu baud; valid forms: %s", arg, (unsigned long)peer.burst,
+                 (unsigned long)baud, PEER_FORMS);
+    else
+        return NULL;
+    return why;
+}
 
 /* Boot, before the UART is up (nothing printed): *c from board, with the
  * operating point applied; NULL, or what is wrong with the boot argument
@@ -22,7 +47,7 @@ static const char *source = "build";
 const char *oppoint_apply(struct uart_cfg *c)
 {
     char arg[32];
-    struct line_point pt = { WIRE_BAUD, WIRE_FIFO };
+    struct line_point pt = { WIRE_BAUD, WIRE_FIFO, 1 };
 
     if (bootarg("wire", arg, sizeof arg)) {
         if (!WIRE_BAUD) {
@@ -41,8 +66,15 @@ const char *oppoint_apply(struct uart_cfg *c)
         c->baud = pt.baud;
         c->clock_hz = 16U * pt.baud;
         c->fifo_depth = pt.fifo;
+        c->rx_trigger = pt.rx_trigger;
     }
-    return NULL;
+    return peer_apply(pt.baud);
+}
+
+/* Any task (and boot, after oppoint_apply): the far end's traffic. */
+const struct peer_point *oppoint_peer(void)
+{
+    return &peer;
 }
 
 /* Any task: where the line's operating point came from ("build",

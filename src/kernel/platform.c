@@ -31,6 +31,7 @@ const struct board_info board = {
         .clock_hz = BOARD_UART_CLOCK_HZ,
         .baud = BOARD_UART_BAUD,
         .fifo_depth = BOARD_UART_FIFO_DEPTH,
+        .rx_trigger = 1,
     },
 };
 

@@ -127,7 +127,8 @@ static inline void l16550_putc_polled(struct uart_hw *h, char ch)
     uart_write(h->cfg, UART_THR, (uint8_t)ch);
 }
 
-/* Boot, masked: the divisor, 8N1, FIFOs on and cleared, DTR/RTS/OUT2,
+/* Boot, masked: the divisor, 8N1, FIFOs on and cleared at the config's
+ * RX trigger level, DTR/RTS/OUT2,
  * with lcr_write for the LCR stores (the DW UART needs care there);
  * interrupts off. */
 static inline int l16550_program(struct uart_hw *h, int (*lcr_write)(struct uart_hw *, uint32_t))
@@ -145,7 +146,8 @@ static inline int l16550_program(struct uart_hw *h, int (*lcr_write)(struct uart
     uart_write(c, UART_DLM, (div >> 8) & 0xFF);
     if (lcr_write(h, UART_LCR_8N1))
         return -1;
-    uart_write(c, UART_FCR, UART_FCR_ENABLE | UART_FCR_CLR_RX | UART_FCR_CLR_TX);
+    uart_write(c, UART_FCR, UART_FCR_ENABLE | UART_FCR_CLR_RX | UART_FCR_CLR_TX |
+                                uart_fcr_trigger(c->rx_trigger));
     uart_write(c, UART_MCR, UART_MCR_DTR | UART_MCR_RTS | UART_MCR_OUT2);
     return 0;
 }

@@ -15,7 +15,7 @@
 /* Register byte offsets / 4 (the DW registers are 32-bit at stride 4). */
 #define DW_USR (0x7C >> 2)            /* UART Status Register */
 #define DW_TFL (0x80 >> 2)            /* Transmit FIFO Level */
-#define DW_RFL (0x84 >> 2)            /* Receive FIFO Level */
+#define DW_RFL UART_DW_RFL            /* Receive FIFO Level */
 #define DW_CPR (0xF4 >> 2)            /* Component Parameter Register */
 #define DW_USR_BUSY 0x01
 #define DW_USR_TFNF 0x02              /* TX FIFO not full */

@@ -60,3 +60,12 @@ unsigned uart_be_phases(struct uart_phase *out, unsigned max)
     irq_restore(f);
     return uart_engine.n_phases;
 }
+
+/* Any task. */
+uint64_t uart_be_overruns(void)
+{
+    unsigned long f = irq_save();
+    uint64_t n = uart_port.hw.err.overrun;
+    irq_restore(f);
+    return n;
+}

@@ -6,16 +6,15 @@
 #include "csr.h"
 #include "cpu_acct.h"
 #include "timer.h"
-#include "wire_model.h"
+#include "wire_priv.h"
 
 #if WIRE_BAUD
 
-#define NS_PER_10BITS_NUM 10000000000ULL   /* 10 bits x 1e9 ns */
-
 static struct wire_stats st;              /* baud and FIFO: the boot's operating point */
 static const struct uart_cfg *uart;
-static bool dlab, ier_thri, thri_raised;
-static uint32_t ier_hw;                   /* IER as QEMU has it, THRI aside */
+static bool dlab, ier_thri, thri_raised;  /* thri_raised: the THRE interrupt is pending */
+static bool line_up;                      /* stream attached: QEMU's IER.THRI, the line */
+static uint32_t ier_hw;                   /* the driver's IER, THRI aside */
 static uint64_t line_start, line_bytes;   /* current burst */
 static struct timer thre_timer;
 static enum wire_fault fault;
@@ -35,13 +34,50 @@ static uint64_t outstanding(uint64_t now)
     return done >= line_bytes ? 0 : line_bytes - done;
 }
 
-/* Interrupts masked: THRI on or off in QEMU's IER. QEMU's FIFO is always
- * empty, so THRI on raises its THRE interrupt at once: the modelled THRE
- * reaches the driver through the PLIC like a real one. */
-static void thri_hw(bool on)
+/* Interrupts masked: the THRE interrupt raised or cleared. Without a
+ * stream attached, THRI on or off in QEMU's IER: QEMU's FIFO is always
+ * empty, so THRI on raises its THRE interrupt at once, and the modelled
+ * THRE reaches the driver through the PLIC like a real one; with one, the
+ * modelled IIR shows it and the line follows (wire_line_update). */
+static void thri_hw(bool on, uint64_t now)
 {
     thri_raised = on;
-    uart_write_raw(uart, UART_IER, ier_hw | (on ? UART_IER_THRI : 0));
+    if (wire_rx_attached())
+        wire_line_update(now);
+    else
+        uart_write_raw(uart, UART_IER, ier_hw | (on ? UART_IER_THRI : 0));
+}
+
+/* Interrupts masked, a stream attached: the line up or down, as QEMU's
+ * IER.THRI (QEMU's THR is always empty: THRI on raises its interrupt). */
+static void line_set(bool want)
+{
+    if (want != line_up) {
+        line_up = want;
+        uart_write_raw(uart, UART_IER, want ? UART_IER_THRI : 0);
+    }
+}
+
+/* Interrupts masked, a stream attached (a register access, a model
+ * timer; no-op otherwise): the line up while a modelled cause is pending
+ * and enabled, down otherwise; the RX timer for the next RX event. */
+void wire_line_update(uint64_t now)
+{
+    if (!wire_rx_attached())
+        return;
+    line_set(wire_rx_iir(now) != UART_IIR_NO_INT || (thri_raised && ier_thri && !dlab));
+    wire_rx_rearm(now);
+}
+
+/* Interrupts masked, a stream attached or detached: QEMU's IER for the
+ * mode (attached: the line alone; detached: the driver's IER, THRI
+ * while the THRE interrupt is pending). */
+void wire_line_mode(bool attached, uint64_t now)
+{
+    line_up = false;
+    uart_write_raw(uart, UART_IER, attached ? 0 : ier_hw | (thri_raised ? UART_IER_THRI : 0));
+    if (attached)
+        wire_line_update(now);
 }
 
 /* Timer ISR (a sim timer: a real UART needs no such interrupt, and the
@@ -49,10 +85,11 @@ static void thri_hw(bool on)
  * raise THRE, and the driver's handler runs in the UART interrupt after. */
 static void thre_fire(struct timer *t)
 {
+    uint64_t now = clock_now_ns();
     (void)t;
-    if (ier_thri && !dlab && !thri_raised && outstanding(clock_now_ns()) <= 1) {
+    if (ier_thri && !dlab && !thri_raised && outstanding(now) <= 1) {
         st.thre_irqs++;
-        thri_hw(true);
+        thri_hw(true, now);
     }
 }
 
@@ -64,9 +101,10 @@ static void thre_arm(uint64_t now)
 }
 
 /* Boot, interrupts masked. */
-void wire_model_init(const struct uart_cfg *c)
+void wire_model_init(const struct uart_cfg *c, const struct peer_point *peer)
 {
     uart = c;
+    wire_rx_init(c, peer);
     st = (struct wire_stats){ .baud = c->baud, .fifo = c->fifo_depth };
     thre_timer.fire = thre_fire;
     thre_timer.sim = true;
@@ -89,31 +127,83 @@ void wire_model_stats(struct wire_stats *out)
     irq_restore(f);
 }
 
-/* Register seam through cpu_acct_call (interrupts masked): modelled LSR
- * and IER bits. IIR is QEMU's own: it shows THRE only while the
- * model has raised it. */
-uint32_t wire_read(const struct uart_cfg *c, unsigned r, uint32_t v)
+/* wire_read, an LSR read: THRE and TEMT modelled; the RX bits the
+ * stream's (attached) or the UART's (read only when the caller wants
+ * them). */
+static uint32_t lsr_read(const struct uart_cfg *c, uint32_t mask, uint64_t now)
 {
-    uint64_t out = outstanding(clock_now_ns());
+    const uint32_t tx = UART_LSR_THRE | UART_LSR_TEMT;
+    uint64_t out = outstanding(now);
     bool idle = out == 0 && fault != WIRE_FAULT_TEMT_STUCK;   /* shifter empty */
+    uint32_t v = (out <= 1 ? UART_LSR_THRE : 0) | (idle ? UART_LSR_TEMT : 0);
 
-    (void)c;
-    if (r == UART_LSR) {
-        v &= ~(uint32_t)(UART_LSR_THRE | UART_LSR_TEMT);
-        v |= (out <= 1 ? UART_LSR_THRE : 0) | (idle ? UART_LSR_TEMT : 0);
-    } else if (r == UART_IER && !dlab) {
-        v = (v & ~(uint32_t)UART_IER_THRI) | (ier_thri ? UART_IER_THRI : 0);
+    if (wire_rx_attached()) {
+        uint32_t rxv = wire_rx_lsr(now, mask & UART_LSR_OE);
+        if ((rxv & UART_LSR_OE) && (mask & UART_LSR_OE))
+            wire_line_update(now);             /* OE read: the line status cause ends */
+        v |= rxv;
+    } else if (mask & ~tx) {
+        v |= uart_read_raw(c, UART_LSR) & ~tx;
     }
-    st.calls++;
     return v;
+}
+
+/* wire_read, an IIR read with a stream attached: the highest modelled
+ * cause (RX ones from the stream, then THRE, which the read clears).
+ * The line stays up while a cause is left: QEMU is asked again (an RBR
+ * read of its empty FIFO re-evaluates its interrupt), so a claim that
+ * ends with one pending is taken again after it completes. */
+static uint32_t iir_read(const struct uart_cfg *c, uint64_t now)
+{
+    const uint32_t fifo_on = 0xC0;
+    uint32_t id = wire_rx_iir(now);
+    bool was = line_up;
+
+    if (id == UART_IIR_NO_INT && thri_raised && ier_thri) {
+        thri_raised = false;
+        line_set(false);
+        return UART_IIR_THRI | fifo_on;
+    }
+    line_set(id != UART_IIR_NO_INT);
+    wire_rx_rearm(now);
+    if (was && line_up)
+        (void)uart_read_raw(c, UART_RBR);
+    return id | fifo_on;
+}
+
+/* Register seam through cpu_acct_call (interrupts masked): a read of a
+ * modelled register (uart_modelled_reg). LSR's TX bits and IER are the
+ * model's always; RBR, IIR and RFL while a stream is attached; the rest
+ * is the UART's. */
+uint32_t wire_read(const struct uart_cfg *c, unsigned r, uint32_t mask)
+{
+    uint64_t now = clock_now_ns();
+    uint32_t v;
+
+    st.calls++;
+    if (r == UART_LSR)
+        return lsr_read(c, mask, now);
+    if (dlab || !wire_rx_attached())
+        return r == UART_IER && !dlab ? ier_hw | (ier_thri ? UART_IER_THRI : 0)
+                                      : uart_read_raw(c, r);
+    if (r == UART_IIR)
+        return iir_read(c, now);
+    if (r == UART_RBR) {
+        v = wire_rx_rbr(now);
+        wire_line_update(now);
+        return v;
+    }
+    if (r == UART_DW_RFL)
+        return wire_rx_level(now);
+    return ier_hw | (ier_thri ? UART_IER_THRI : 0);   /* IER */
 }
 
 /* The seam's entry points (wire_seam.S) through cpu_acct_call, sim
  * account, interrupts masked: wire_read, wire_write, wire_write_thr with
  * the seam's arguments. */
-uintptr_t wire_hook_read(uintptr_t c, uintptr_t r, uintptr_t v)
+uintptr_t wire_hook_read(uintptr_t c, uintptr_t r, uintptr_t mask)
 {
-    return wire_read((const struct uart_cfg *)c, (unsigned)r, (uint32_t)v);
+    return wire_read((const struct uart_cfg *)c, (unsigned)r, (uint32_t)mask);
 }
 uintptr_t wire_hook_write(uintptr_t c, uintptr_t r, uintptr_t pv)
 {
@@ -144,7 +234,7 @@ static uint32_t thr_take(uint64_t now, uint32_t n)
     line_bytes += k;
     st.bytes += k;
     if (thri_raised)                         /* a THR write clears THRE */
-        thri_hw(false);
+        thri_hw(false, now);
     if (ier_thri)
         thre_arm(now);
     return k;
@@ -165,7 +255,9 @@ uint32_t wire_write_thr(const struct uart_cfg *c, uint32_t n)
 /* Register layer through cpu_acct_call (interrupts masked): THR stores
  * enter the modelled line (or are lost when the modelled FIFO is full);
  * IER.THRI stays in the model and reaches QEMU only while the model
- * raises THRE. */
+ * raises THRE; with a stream attached, IER stays in the model whole and
+ * QEMU's is the line (wire_line_update). FCR's RX trigger and clear go
+ * to the RX side too. */
 bool wire_write(const struct uart_cfg *c, unsigned r, uint32_t *v)
 {
     uint64_t now = clock_now_ns();
@@ -176,7 +268,7 @@ bool wire_write(const struct uart_cfg *c, unsigned r, uint32_t *v)
         bool was = dlab;
         dlab = *v & UART_LCR_DLAB;
         if (!was && dlab && thri_raised)
-            thri_hw(false);                  /* IER is the divisor's from here */
+            thri_hw(false, now);             /* IER is the divisor's from here */
         else if (was && !dlab && ier_thri)
             thre_arm(now);                   /* a THRE held back under DLAB */
     } else if (r == UART_THR && !dlab) {
@@ -194,7 +286,14 @@ bool wire_write(const struct uart_cfg *c, unsigned r, uint32_t *v)
         } else if (!was) {
             thre_arm(now);
         }
+        wire_rx_ier(*v, now);
+        if (wire_rx_attached()) {
+            wire_line_update(now);
+            pass = false;
+        }
         *v = ier_hw | (thri_raised ? UART_IER_THRI : 0);
+    } else if (r == UART_FCR) {
+        wire_rx_fcr(*v, now);
     }
     st.calls++;
     return pass;
@@ -203,9 +302,10 @@ bool wire_write(const struct uart_cfg *c, unsigned r, uint32_t *v)
 #else /* model off: the hooks are never called; stats read all zero */
 
 /* Boot: nothing to model. */
-void wire_model_init(const struct uart_cfg *c)
+void wire_model_init(const struct uart_cfg *c, const struct peer_point *peer)
 {
     (void)c;
+    (void)peer;
 }
 
 /* Boot task: no modelled line, no line fault. */

@@ -1,0 +1,230 @@
+/* S32: RX sustained - the modelled far end sends S32_BYTES (quick: a
+ * tenth) at full line rate and the section reads them with read(). S33:
+ * full duplex - an S33_BYTES TX burst and an S33_BYTES RX stream at once.
+ * The far end is the wire model's (wire_model.h): its ground truth (sent,
+ * lost to overrun, the overruns LSR reported, the CRC of what entered the
+ * FIFO) is what the section's own figures are checked against. Bytes
+ * lost to overrun are a finding, printed, not a failure; a failure is
+ * what does not add up: read + lost + dropped != sent, the CRC of what
+ * was read != the CRC of what was delivered (no ring drops), the
+ * driver's overrun count != the model's. Images without the model (the
+ * D1: no far end) report SKIPPED; so does peer=off. */
+#include <errno.h>
+#include <stdio.h>
+#include "bench.h"
+#include "clock.h"
+#include "cpu_acct.h"
+#include "crc32.h"
+#include "csr.h"
+#include "kernel.h"
+#include "params.h"
+#include "posix_io.h"
+#include "tx_common.h"
+#include "wire_model.h"
+
+#define S32_SEED 32
+#define S33_SEED 33
+#define RX_READ  512U
+#define U(x) ((unsigned long long)(x))
+
+/* What the CPU did in a window: rdinstret, rdcycle and the accounts. */
+struct cpu_snap {
+    uint64_t instret, cycles;
+    struct cpu_totals acct;
+};
+
+/* One RX stream read to its end. */
+struct rx_run {
+    uint64_t want, got, t0, t_end;
+    uint64_t overruns0, dropped0, irqs0;
+    bool counters;
+    int err;
+    struct wire_rx_stats w;
+    struct cpu_snap a, b;
+};
+
+static uint8_t rx_store[S32_BYTES];   /* what was read: its CRC after the window */
+
+/* Section task: the counters, in the order that keeps the snapshot's own
+ * cost out of the window (begin: accounts first; end: counters first). */
+static void snap(struct cpu_snap *s, bool begin)
+{
+    if (begin)
+        cpu_acct_read(&s->acct);
+    s->cycles = rdcycle();
+    s->instret = rdinstret();
+    if (!begin)
+        cpu_acct_read(&s->acct);
+}
+
+/* Section task: the driver's RX drops and interrupts (0 without counters). */
+static bool rx_counters(uint64_t *dropped, uint64_t *irqs)
+{
+    struct uart_counters c;
+    bool ok = ioctl(bench.fd, UART_IOC_GET_COUNTERS, &c) == 0;
+    *dropped = ok ? c.rx_dropped : 0;
+    *irqs = ok ? c.rx_irqs : 0;
+    return ok;
+}
+
+/* Section task: start a stream of want bytes now; the ground truth and
+ * the counters it is checked against from here. */
+static int rx_begin(struct rx_run *r, uint64_t want, uint32_t seed)
+{
+    *r = (struct rx_run){ .want = want };
+    r->counters = rx_counters(&r->dropped0, &r->irqs0);
+    r->overruns0 = uart_be_overruns();
+    snap(&r->a, true);
+    r->t0 = clock_now_ns();
+    return wire_peer_start(want, seed, r->t0);
+}
+
+/* Section task: read until nothing more can come (the far end has sent
+ * everything, the modelled FIFO and the RX ring are empty): a blocking
+ * read otherwise always returns, as a byte still to be read is in the
+ * ring, in the FIFO, or on its way into it. */
+static void rx_read_all(struct rx_run *r)
+{
+    for (;;) {
+        int avail = 1;
+        wire_peer_stats(&r->w);
+        if (r->got == r->want)
+            break;
+        if (r->w.sent == r->want && !r->w.fifo_level)   /* only then can it be over */
+            (void)ioctl(bench.fd, FIONREAD, &avail);
+        if (!avail)
+            break;
+        size_t room = sizeof rx_store - r->got;
+        ssize_t n = read(bench.fd, rx_store + r->got, room < RX_READ ? room : RX_READ);
+        if (n <= 0) {
+            r->err = n < 0 ? errno : EIO;
+            break;
+        }
+        r->got += (uint64_t)n;
+    }
+    r->t_end = clock_now_ns();
+    snap(&r->b, false);
+    wire_peer_stats(&r->w);
+    wire_peer_stop();
+}
+
+/* Section task: `x.yyy` of a / b (thousandths). */
+static const char *ratio3(char *buf, size_t n, uint64_t a, uint64_t b)
+{
+    return bench_milli(buf, n, b ? a * 1000 / b : 0);
+}
+
+/* Section task: the RX figures and checks of r (tag s32 or s33); the
+ * section's status. */
+static enum bench_status rx_report(const char *tag, struct rx_run *r)
+{
+    uint64_t dropped1, irqs1;
+    rx_counters(&dropped1, &irqs1);
+    uint64_t dropped = dropped1 - r->dropped0, irqs = irqs1 - r->irqs0;
+    uint64_t ovr = uart_be_overruns() - r->overruns0;
+    uint64_t cyc = r->b.cycles - r->a.cycles;
+    uint64_t idle = r->b.acct.idle.cycles - r->a.acct.idle.cycles;
+    uint64_t simc = r->b.acct.sim.cycles - r->a.acct.sim.cycles;
+    uint64_t insns = cpu_insns((r->b.instret - r->a.instret) -
+                               (r->b.acct.idle.instret - r->a.acct.idle.instret) -
+                               (r->b.acct.sim.instret - r->a.acct.sim.instret));
+    uint64_t busy = cyc > idle + simc ? cyc - idle - simc : 0;
+    uint32_t crc = crc32_update(0, rx_store, r->got);
+    bool accounted = r->got + r->w.lost + dropped == r->w.sent;
+    bool crc_ok = dropped || crc == r->w.crc;
+    bool ovr_ok = ovr == r->w.overruns;
+    char a[24], b[24], c[24], d[24], e[24], f[24];
+
+    bench_rx_own_end(r->got);
+    char dr[24], ir[24];
+    snprintf(dr, sizeof dr, "%llu", U(dropped));
+    snprintf(ir, sizeof ir, "%llu", U(irqs));
+    printf("  diag=%s-rx sent=%llu received=%llu lost=%llu dropped=%s overruns_model=%llu "
+           "overruns_driver=%llu crc_rx=0x%08lx crc_delivered=0x%08lx crc_check=%s "
+           "accounted=%d read_errno=%d\n", tag, U(r->w.sent), U(r->got), U(r->w.lost),
+           r->counters ? dr : "na", U(r->w.overruns), U(ovr), (unsigned long)crc,
+           (unsigned long)r->w.crc, dropped ? "skipped-ring-drops" : crc_ok ? "match" : "MISMATCH",
+           accounted, r->err);
+    printf("  diag=%s-cpu window_ns=%llu rx_line_rate_pct=%s instructions=%llu "
+           "instructions_per_byte=%s cpu_pct=%s rx_irqs=%s rx_irqs_per_byte=%s "
+           "loss_pct=%s model_instructions=%llu model_cpu_pct=%s\n", tag, U(r->t_end - r->t0),
+           ratio3(a, sizeof a, r->got * bench.char_ns * 100, r->t_end - r->t0), U(insns),
+           ratio3(b, sizeof b, insns, r->got), ratio3(c, sizeof c, busy * 100, cyc),
+           r->counters ? ir : "na", r->counters ? ratio3(d, sizeof d, irqs, r->got) : "na",
+           ratio3(e, sizeof e, r->w.lost * 100, r->w.sent),
+           U(cpu_insns(r->b.acct.sim.instret - r->a.acct.sim.instret)),
+           ratio3(f, sizeof f, simc * 100, cyc));
+    if (r->err)
+        return bench_fail("read-errno-%d", r->err);
+    if (!accounted)
+        return bench_fail("rx-unaccounted");
+    if (!crc_ok)
+        return bench_fail("rx-crc-mismatch");
+    return ovr_ok ? BENCH_PASS : bench_fail("overrun-count-mismatch");
+}
+
+/* Section task: SKIPPED for a run with no modelled far end (rc of
+ * wire_peer_start), with the reason. */
+static enum bench_status no_peer(const char *tag, int rc)
+{
+    printf("  diag=%s-skip reason=%s\n", tag,
+           rc == -ENODEV ? "no-wire-model" : rc == -ENOTCONN ? "peer-off" : "peer-busy");
+    return BENCH_SKIPPED;
+}
+
+/* Section task: a quiet line to start from: the log drained, RX empty. */
+static void quiet(void)
+{
+    console_flush();
+    tcdrain(bench.fd);
+    bench_rx_flush();
+    bench_rx_own_begin();
+}
+
+/* Section task. */
+enum bench_status s32_rx_sustained(void)
+{
+    static struct rx_run r;
+    uint64_t want = bench.quick ? S32_BYTES / 10 : S32_BYTES;
+
+    quiet();
+    int rc = rx_begin(&r, want, S32_SEED);
+    if (rc) {
+        bench_rx_own_end(0);
+        return no_peer("s32", rc);
+    }
+    rx_read_all(&r);
+    return rx_report("s32", &r);
+}
+
+/* Section task: the TX burst is written at once (a design that blocks in
+ * write() reads nothing meanwhile: its RX loss is the finding), the
+ * stream read to its end, then tcdrain; TX line rate from the write's
+ * start to the drain's end. */
+enum bench_status s33_full_duplex(void)
+{
+    static struct rx_run r;
+    struct bench_tx tx = { 0 };
+    struct bench_drain dr = { 0 };
+    const uint8_t *p = bench_payload(S33_BYTES, S33_SEED);
+    char rate[24];
+
+    quiet();
+    int rc = rx_begin(&r, S33_BYTES, S33_SEED);
+    if (rc) {
+        bench_rx_own_end(0);
+        return no_peer("s33", rc);
+    }
+    bench_payload_begin("s33-tx");
+    uint64_t t0 = clock_now_ns();
+    bench_write_full(p, S33_BYTES, &tx);
+    rx_read_all(&r);
+    bench_drain(&dr);
+    uint64_t dt = clock_now_ns() - t0;
+    bench_payload_end("s33-tx", tx.written, crc32_update(0, p, tx.written));
+    printf("  diag=s33-tx bytes=%llu elapsed_ns=%llu tx_line_rate_pct=%s\n", U(tx.written),
+           U(dt), ratio3(rate, sizeof rate, tx.written * bench.char_ns * 100, dt));
+    enum bench_status st = rx_report("s33", &r);
+    enum bench_status tst = bench_tx_status(&tx, &dr);
+    return tst != BENCH_PASS ? tst : st;
+}
