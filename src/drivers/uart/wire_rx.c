@@ -29,7 +29,8 @@
 
 static struct peer_point shape;           /* boot argument peer= */
 static uint64_t baud;
-static unsigned depth, trig_fcr;          /* FIFO depth; trigger FCR selects */
+static unsigned depth;                    /* FIFO depth */
+static unsigned trig_fcr = 1;             /* the trigger the driver's FCR store selects */
 static struct rx_state {
     bool on;
     uint32_t seed;
@@ -150,13 +151,13 @@ void wire_rx_rearm(uint64_t now)
     timer_arm(&rx_timer, t, (struct waker){ 0 });
 }
 
-/* Boot, interrupts masked. */
+/* Boot, interrupts masked (the driver has programmed FCR already: the
+ * trigger is what it wrote, not the config's). */
 void wire_rx_init(const struct uart_cfg *c, const struct peer_point *p)
 {
     shape = *p;
     baud = c->baud;
     depth = c->fifo_depth < WIRE_FIFO_MAX ? c->fifo_depth : WIRE_FIFO_MAX;
-    trig_fcr = c->rx_trigger ? c->rx_trigger : 1;
     rx_timer.fire = rx_fire;
     rx_timer.sim = true;
     armed_at = UINT64_MAX;
