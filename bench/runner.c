@@ -17,6 +17,7 @@
 #include "board_info.h"
 #include "clock.h"
 #include "kernel.h"
+#include "oppoint.h"
 #include "posix_io.h"
 #include "scheduler.h"
 #include "timer.h"
@@ -91,7 +92,8 @@ const struct bench_section *bench_sections(unsigned *n)
 
 /* Boot task: the sections the boot argument sections=Sxx,Syy,... selects
  * (S00 always: it labels the run); all without it. A name that is not a
- * section stops the run before any section, naming the valid ones. */
+ * section stops the run before any section with EXIT_BOOTARG, naming the
+ * valid ones. */
 static uint32_t select_sections(void)
 {
     char arg[8 * NSECTIONS], valid[5 * NSECTIONS] = "";
@@ -111,8 +113,9 @@ static uint32_t select_sections(void)
             for (unsigned k = 0; k < NSECTIONS; k++)
                 snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s",
                          k ? "," : "", sections[k].id);
-            panic("bad boot argument sections=: '%s' is not a section; valid values: %s", p,
-                  valid);
+            printf("bad boot argument sections=: '%s' is not a section; valid values: %s\n",
+                   p, valid);
+            kernel_exit(EXIT_BOOTARG);
         }
         sel |= 1U << i;
     }
