@@ -11,7 +11,7 @@
  * (wire_rx.c): a modelled far end sends a pattern stream into a modelled
  * RX FIFO at the same baud while a section has it attached; the model
  * then owns RBR, IIR, LSR's RX bits and the interrupt line (docs/
- * architecture.md, "Wire model"). It models the NS16550A QEMU has (and
+ * wire-model.md). It models the NS16550A QEMU has (and
  * the DW UART's RFL), not the whole DesignWare UART (no QEMU board has
  * one). */
 #ifndef WIRE_MODEL_H

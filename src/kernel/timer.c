@@ -94,6 +94,8 @@ bool timer_cancel(struct timer *t)
         return false;
     unsigned long f = irq_save();
     bool was = timerq_cancel(&queue, &t->entry);
+    if (was)
+        reprogram();   /* no interrupt for a deadline nobody waits for */
     irq_restore(f);
-    return was;   /* the hardware may still fire once; the ISR finds nothing */
+    return was;
 }

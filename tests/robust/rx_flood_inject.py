@@ -18,6 +18,7 @@ S43_GROUPS = {"quick": 1, "full": 5}
 MARKERS = [
     ("s30", r"^=== \[S30\]"),
     ("s31_end", r"^  section=S31 status="),
+    ("s33_end", r"^  section=S33 status="),   # the last section that reads RX
     ("s41", r"^=== \[S41\]"),
     ("s42", r"^=== \[S42\]"),
     ("s43", r"^=== \[S43\]"),

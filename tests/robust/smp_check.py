@@ -8,7 +8,7 @@ share one virtual clock, so a secondary hart that executes instructions
 changes the timing figures of every section; one that really sleeps leaves
 the log identical. Checks:
 
-- both runs exit 0, print `Done. sections=16 passed=16 failed=0 invalid=0
+- both runs exit 0, print `Done. sections=18 passed=18 failed=0 invalid=0
   skipped=0 timeout=0` and no
   PANIC;
 - from the S00 header to the end (the boot noise before it, e.g.
@@ -100,7 +100,7 @@ def health(name, status, text, errors):
     if status != 0:
         errors.append(f"{name}: exit status {status}" +
                       (" (host timeout: guest still running)" if status == 124 else ""))
-    done = "Done. sections=16 passed=16 failed=0 invalid=0 skipped=0 timeout=0"
+    done = "Done. sections=18 passed=18 failed=0 invalid=0 skipped=0 timeout=0"
     if not re.search(r"^%s$" % re.escape(done), text, re.M):
         errors.append(f"{name}: no `{done}` line")
     if "PANIC" in text:
