@@ -11,8 +11,8 @@ each log ends with one verdict line. Called by cli.main() for --check.
 from dataclasses import dataclass, field
 import sys
 
-from . import (check_bounds, check_counters, check_figures, check_structure, check_values,
-               parse, recompute)
+from . import (check_bounds, check_counters, check_figures, check_rx, check_structure,
+               check_values, parse, recompute)
 
 # (name, function(ctx)): order of the verdict line.
 CHECKS = (
@@ -25,6 +25,7 @@ CHECKS = (
     ("witnesses", check_figures.witnesses),
     ("samples", check_figures.samples),
     ("arithmetic", check_values.arithmetic),
+    ("rx-stream", check_rx.rx_stream),
     ("counters", check_counters.counters),
     ("bounds", check_bounds.bounds),
 )

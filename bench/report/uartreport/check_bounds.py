@@ -9,7 +9,7 @@ tick for times). Figures of INVALID sections are not held to them.
 """
 
 from . import check_expect as expect
-from . import distrib, stats
+from . import check_rx, distrib, stats
 from .analysis import ident
 from .model import num
 
@@ -46,6 +46,7 @@ def bounds(ctx):
         ctx.note("bounds: line rate and latency bounds not applicable (no wire model, QEMU's "
                  "UART sends at once)")
     _work(ctx, skip)
+    check_rx.bounds(ctx, skip, _above, _physical(log))
 
 
 def _line(ctx, skip):

@@ -9,7 +9,16 @@ manifest's size lists and bench scale.
 from . import series
 
 SUITE = ("S00", "S05", "S06", "S10", "S11", "S12", "S13", "S14", "S20", "S21",
-         "S30", "S31", "S41", "S42", "S43", "S40")
+         "S30", "S31", "S32", "S33", "S41", "S42", "S43", "S40")
+# Sections newer than the rest of the suite, with the manifest key that came
+# with them: a log whose manifest lacks the key predates the section.
+LATER = {"S32": "rx_sustained_bytes", "S33": "rx_duplex_bytes"}
+# The S32/S33 stream figures (diag=s32-rx / s32-cpu, s33-rx / s33-cpu).
+RX_FIELDS = ["sent", "received", "lost", "dropped", "overruns_model", "overruns_driver",
+             "crc_rx", "crc_delivered", "crc_check", "accounted", "read_errno"]
+CPU_FIELDS = ["window_ns", "rx_line_rate_pct", "instructions", "instructions_per_byte",
+              "cpu_pct", "rx_irqs", "rx_irqs_per_byte", "loss_pct", "model_instructions",
+              "model_cpu_pct"]
 
 # Fields each section must print: a record holding all of a list must exist.
 # A tuple in a list is one field under any of its names (the CPU-work renames).
@@ -29,6 +38,8 @@ REQUIRED = {
     "S21": [["n", "p50_ms", "p99_ms", "p99_p50_ratio"]],
     "S30": [["method", "status", "result"]],
     "S31": [["status", "rx_fixed_bytes", "received", "crc_tx", "crc_rx"]],
+    "S32": [RX_FIELDS, CPU_FIELDS],
+    "S33": [["bytes", "elapsed_ns", "tx_line_rate_pct"], RX_FIELDS, CPU_FIELDS],
     "S40": [["telemetry_available", "ioctl_rc"]],
     "S41": [[("instret_delta", "instructions_delta"), "instructions_per_byte",
              "instructions_per_write", "cycles_per_byte", "cpu_util_pct"],
@@ -72,7 +83,8 @@ def number(log, key, default=None):
 
 def selected(log):
     """Sections the run was asked to run: manifest sections_selected= minus
-    sections_skipped= (`none`: an empty list).
+    sections_skipped= (`none`: an empty list), less those newer than the
+    log (LATER).
 
     A missing key means every section of the suite was selected.
     """
@@ -80,7 +92,8 @@ def selected(log):
         return [s for s in log.manifest.get(key, "").split(",") if s and s != "none"]
     chosen = ids("sections_selected") or list(SUITE)
     skipped = set(ids("sections_skipped"))
-    return [s for s in chosen if s not in skipped]
+    return [s for s in chosen
+            if s not in skipped and (s not in LATER or LATER[s] in log.manifest)]
 
 
 # The witness of each TX policy line (S10-S14; SIZE: its size=): it holds the bytes the
@@ -119,6 +132,8 @@ def witnesses(log):
         "S42": [("s42-overlap", number(log, "s42_payload", 64) * it * (rounds + 1), True)],
         "S43": [("s43-loaded-%d" % g, number(log, "s43_burst_bytes", 4096), True)
                 for g in range(1, groups + 1)],
+        # the TX burst of S33 is as long as its RX stream (bench/s32_s33.c)
+        "S33": [("s33-tx", number(log, "rx_duplex_bytes", 4096), True)],
     })
     return out
 
@@ -154,6 +169,8 @@ def records(log):
         out.append(("S43", "s43-phase", phase, {}))
         out += [("S43", "diag", "s43-%s-group" % phase, {"group": str(g)})
                 for g in range(1, groups + 1)]
+    out += [("S32", "diag", t, {}) for t in ("s32-rx", "s32-cpu")]
+    out += [("S33", "diag", t, {}) for t in ("s33-tx", "s33-rx", "s33-cpu")]
     out.append(("S40", "counter", "wire-model", {}))
     return out
 

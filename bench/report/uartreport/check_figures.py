@@ -56,17 +56,20 @@ def witnesses(ctx):
 
 
 def _written(ctx):
-    """Each TX policy line's witness holds the bytes the line counts (all of
-    them: what a loop cut by a failed write wrote too, whatever the status)."""
+    """Each TX record's witness holds the bytes the record counts (all of
+    them: what a loop cut by a failed write wrote too, whatever the status):
+    the S10-S14 policy lines, S33's diag=s33-tx."""
     log = ctx.log
-    for sid in expect.POLICY_WITNESS:
-        for rec in log.records(sid, kind="policy"):
-            tag = expect.policy_witness(sid, rec.get("size"))
-            pays = [p for p in log.payloads if p.section == sid and p.tag == tag]
-            got = pays[0].expected_bytes if pays else None
-            if got is not None and rec.num("bytes") is not None and got != rec.num("bytes"):
-                ctx.fail(sid, "payload-end=%s.bytes" % tag, "%d, but its policy line counts "
-                         "bytes=%s" % (got, rec.get("bytes")))
+    counted = [(sid, rec, expect.policy_witness(sid, rec.get("size")), "its policy line")
+               for sid in expect.POLICY_WITNESS for rec in log.records(sid, kind="policy")]
+    counted += [("S33", rec, "s33-tx", "diag=s33-tx")
+                for rec in log.records("S33", kind="diag", tag="s33-tx")]
+    for sid, rec, tag, what in counted:
+        pays = [p for p in log.payloads if p.section == sid and p.tag == tag]
+        got = pays[0].expected_bytes if pays else None
+        if got is not None and rec.num("bytes") is not None and got != rec.num("bytes"):
+            ctx.fail(sid, "payload-end=%s.bytes" % tag, "%d, but %s counts bytes=%s"
+                     % (got, what, rec.get("bytes")))
 
 
 def _summaries(log):

@@ -5,7 +5,7 @@ check.CHECKS and calls ctx.fail / ctx.note / ctx.na.
 """
 
 from . import check_expect as expect
-from . import series
+from . import check_rx, series
 
 STATUSES = ("PASS", "FAIL", "TIMEOUT", "SKIPPED", "INVALID")
 CPU_HZ_SOURCES = ("icount", "measured", "unknown")
@@ -132,6 +132,7 @@ def manifest(ctx):
         if printed != wire:
             ctx.fail("S40", "wire-model.baud", "counters say %s, the manifest wire_model=%s"
                      % (printed, wire))
+    check_rx.manifest(ctx)
     shift = expect.number(ctx.log, "icount_shift", 0 if man.get("qemu_mode") != "icount" else None)
     for key, limit in expect.SCALE_LIMITS.items():
         if (series.uint(man.get(key, "")) or 0) > limit:

@@ -8,7 +8,7 @@ instructions per byte, S41/S42 medians). bounds: what physics allows
 """
 
 from . import check_expect as expect
-from . import series, stats
+from . import check_rx, series, stats
 from .analysis import ident
 from .model import num
 
@@ -169,6 +169,7 @@ def arithmetic(ctx):
     if log.flavor == "ours":
         _s13(ctx)
     _s31(ctx)
+    check_rx.arithmetic(ctx)
     _s41_counts(ctx)
     _s43(ctx)
     if log.flavor == "starryos":

@@ -33,7 +33,9 @@ report.md. See docs/report.md and docs/log-format.md.
 tables (one column per LOG): runs; boot-time figures (StarryOS [BENCH] lines,
 S05/S06); TX line rate S10-S14 (bytes/s, true line rate %); TX latency S20/S21
 (P50, P99, max in ms and character times = 10/baud s, P99/P50); RX status
-S30/S31; per-section status; TX counters S40; S41 median instructions, cycles
+S30/S31; RX on the modelled line S32/S33 (bytes read, lost and dropped, CRC,
+instructions per byte, CPU %, line rates; a finding line per design that
+loses RX bytes); per-section status; TX counters S40; S41 median instructions, cycles
 per byte and CPU use %; S42 overlap efficiency; S43 sleep overshoot idle and
 loaded; notes (conversions, flags, payload CRC32 match/mismatch/not checkable,
 parse warnings). Cell marks: ! printed figure disagrees with raw samples,
@@ -58,7 +60,8 @@ ran and those that do not apply to the log, with the reason. Checks:
   quiet-line      foreign_rx_* of the status lines: PASS with foreign bytes or
                   INVALID without them is a finding (INVALID is not a failure)
   manifest        our manifest's keys; char_ns from line_baud_milli; the wire
-                  model in S40 and S00 agree; S41 instret_scale = 2^icount_shift
+                  model in S40 and S00 agree; S41 instret_scale = 2^icount_shift;
+                  with S32/S33: rx_*_bytes, wire_rx_trigger (1/4/8/14), peer
   cpu-clock       cpu_hz (icount: 1e9 >> icount_shift; 0 exactly when
                   cpu_hz_source=unknown, QEMU without icount), cpu_hz_source,
                   cycles_unit against qemu_mode / board
@@ -67,7 +70,7 @@ ran and those that do not apply to the log, with the reason. Checks:
   witnesses       every payload witness our sections print is there once; its
                   CRC-32 and length match the bytes between its markers (CR LF
                   inside a payload is data); its bytes = what the section
-                  sends, and each S10-S14 policy line's bytes
+                  sends, and each S10-S14 policy line's bytes (S33: s33-tx)
   samples         every summary (percentiles, mean, min, max in every unit it
                   prints, slow counts, ratios, character times; S43 group
                   summaries and sample[i]) recomputes from its raw samples; ours
@@ -82,7 +85,15 @@ ran and those that do not apply to the log, with the reason. Checks:
                   instret_delta = rdinstret_delta // instret_scale -
                   idle_instret - rx_instret (or one less); a loop cut by a
                   failed write (write_errno): bytes and drains at most;
+                  S32/S33 ratio fields exactly (thousandths, truncated);
                   StarryOS line_rate_pct = kbps / 11.52 (its unit defect, noted)
+  rx-stream       S32/S33 against the far end's ground truth: received + lost
+                  + dropped = sent, received and lost <= sent, overruns_model
+                  <= lost, accounted and crc_check follow from the figures,
+                  driver and model overruns agree, sent = the manifest's
+                  stream; PASS with a broken check, or FAIL with another
+                  reason than the first broken check's, is a finding;
+                  SKIPPED needs its skip line, with the manifest's reason
   counters        TX counters: user_acc <= user_req, sent <= popped, refills
                   <= FIFO depth; async backend: ring_pop_bytes = hw_send_bytes,
                   user_acc + queued_at_reset = ring_pop_bytes + staged_bytes
@@ -90,10 +101,12 @@ ran and those that do not apply to the log, with the reason. Checks:
                   equal within one reset window, the window's payload
                   accepted and sent
   bounds          line rate <= 100 %, write + drain >= the bytes' line time,
-                  S11 >= its line time (real or modelled line only; the
+                  S11 >= its line time, S32/S33 RX and TX line rates <= 100 %
+                  (real or modelled line only; the
                   last sample of a loop cut by a failed write left out); 0 <=
                   overlap efficiency <= 1; instructions per byte > 0; model
-                  cost <= total; CPU use <= 100 %; one unit of the last printed
+                  cost <= total; CPU use <= 100 % (S32/S33: cpu_pct +
+                  model_cpu_pct); one unit of the last printed
                   digit (one timer tick for times) allowed; INVALID sections
                   are not held to them"""
 

@@ -6,7 +6,7 @@ baseline column index and the output directory (plots are written there).
 
 import os
 
-from . import plots, runs, tables
+from . import plots, runs, tables, tables_rx
 
 INTRO = {
     "boot": "Figures printed at boot (StarryOS `[BENCH]` lines) and in S05/S06: ring "
@@ -17,6 +17,12 @@ INTRO = {
            "when the log has them, else printed. In brackets: character times "
            "(1 char = 10 / baud_real s).",
     "rx": "Status of the RX checks as printed, and the CRC32 check of each payload witness.",
+    "rxline": "The wire model's far end streams a pattern at the modelled baud while the "
+              "section reads (S32), and while it also writes a TX burst (S33); the model "
+              "keeps the ground truth. lost: bytes that found the RX FIFO full (overrun); "
+              "dropped: bytes the driver took but found no room for in its RX ring (na: no "
+              "RX counters); CPU %: the window's cycles outside idle and the model, model "
+              "CPU %: the model's own; line rates are of the modelled line.",
     "status": "Per-section status lines (`section=Sxx status=... [reason=]`); INVALID: the "
               "line was not quiet (foreign RX bytes arrived), the section's figures are "
               "marked and not trustworthy, but it is not a failure.",
@@ -41,6 +47,7 @@ SECTIONS = (
     ("TX line rate (S10-S14)", "rate", tables.line_rate_rows, True),
     ("TX latency (S20/S21)", "lat", tables.latency_rows, True),
     ("RX status (S30/S31)", "rx", tables.rx_rows, False),
+    ("RX on the modelled line (S32, S33)", "rxline", tables_rx.rx_line_rows, True),
     ("Section status", "status", tables.status_rows, False),
     ("TX counters (S40)", "s40", tables.counter_rows, True),
     ("CPU work per byte (S41)", "s41", tables.s41_rows, True),
@@ -48,6 +55,10 @@ SECTIONS = (
     ("Compute overlap (S42)", "s42", tables.s42_rows, True),
     ("Timer wake-up overshoot (S43)", "s43", tables.s43_rows, True),
 )
+# Tables whose figures also depend on the RX side of the operating point, and
+# the findings written under a table (function(analyses, labels) -> lines).
+RX_POINT_TABLES = (tables_rx.rx_line_rows,)
+TABLE_NOTES = {tables_rx.rx_line_rows: tables_rx.rx_line_notes}
 
 
 def build(ans, labels, outdir, baseline=None):
@@ -72,7 +83,10 @@ def build(ans, labels, outdir, baseline=None):
             out.append("")
         try:
             rows = func(ans)
-            notes = runs.mark(rows, ans, compare=ratios) if func is not runs.runs_rows else []
+            fields = runs.POINT + (runs.RX_POINT if func in RX_POINT_TABLES else ())
+            notes = runs.mark(rows, ans, compare=ratios, point_fields=fields) \
+                if func is not runs.runs_rows else []
+            notes += TABLE_NOTES[func](ans, labels) if func in TABLE_NOTES and rows else []
         except Exception as exc:  # keep the other tables
             rows, notes = [], []
             out.append("_Table failed: %r_" % (exc,))

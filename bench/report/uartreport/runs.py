@@ -1,9 +1,10 @@
 """What each log ran at, and which comparisons that makes doubtful.
 
 Figures compare only between runs at the same CPU clock, icount shift, wire
-model and bench scale. point() reads them from a manifest ("unknown" when a
-log does not say); header() puts them under each column's label; mark()
-marks the table rows that compare logs run at different (or unknown)
+model and bench scale (RX on the modelled line: RX trigger and peer too).
+point() reads them from a manifest ("unknown" when a log does not say);
+header() puts them under each column's label; mark() marks the table
+rows that compare logs run at different (or unknown)
 points, and the cells that come from an INVALID section. Called by
 report.py; runs_rows() is the Runs table.
 """
@@ -14,6 +15,8 @@ from . import series
 from .tables import Cell, Row
 
 POINT = ("CPU clock", "icount shift", "wire model", "bench scale")
+# The RX side of the point (figures of RX on the modelled line compare only within it).
+RX_POINT = ("rx trigger", "peer")
 DIFFERS = "◇"
 INVALID = "§"
 SID_RE = re.compile(r"^(S\d\d) ")
@@ -35,22 +38,27 @@ def point(log):
         shift = {"realtime": "none (realtime)"}.get(man.get("qemu_mode"), "unknown")
         if man.get("board") == "d1":
             shift = "none (hardware)"
+    off = "none" if man.get("wire_model") == "off" else "unknown"
     return {"CPU clock": hz_text(man.get("cpu_hz")), "icount shift": shift,
             "wire model": man.get("wire_model") or "unknown",
-            "bench scale": man.get("bench_scale") or "unknown"}
+            "bench scale": man.get("bench_scale") or "unknown",
+            "rx trigger": man.get("wire_rx_trigger") or off, "peer": man.get("peer") or off}
 
 
 def header(label, log):
-    """A column header: the label, then the log's operating point."""
+    """A column header: the label, then the log's operating point (its RX side
+    when the manifest prints it: logs with the wire model's far end)."""
     p = point(log)
-    return "%s<br>CPU %s, icount shift %s, wire %s, %s scale" % (
-        label, p["CPU clock"], p["icount shift"], p["wire model"], p["bench scale"])
+    rx = ", rx trigger %s, peer %s" % (p["rx trigger"], p["peer"]) \
+        if "wire_rx_trigger" in log.manifest else ""
+    return "%s<br>CPU %s, icount shift %s, wire %s, %s scale%s" % (
+        label, p["CPU clock"], p["icount shift"], p["wire model"], p["bench scale"], rx)
 
 
-def differing(logs):
-    """Fields of POINT in which logs differ (an unknown value always differs)."""
+def differing(logs, fields=POINT):
+    """Fields (of POINT) in which logs differ (an unknown value always differs)."""
     points = [point(log) for log in logs]
-    return [f for f in POINT if len({p[f] for p in points}) > 1 or
+    return [f for f in fields if len({p[f] for p in points}) > 1 or
             any(p[f] == "unknown" for p in points)]
 
 
@@ -60,11 +68,12 @@ def _status(log, sid):
     return rec.get("status") if rec is not None else None
 
 
-def mark(rows, ans, compare=True):
+def mark(rows, ans, compare=True, point_fields=POINT):
     """Mark rows comparing logs at different points, and INVALID sections' cells.
 
     Returns the note lines for under the table (empty when nothing is marked).
-    compare False: only the INVALID marks (tables that compare no figures).
+    compare False: only the INVALID marks (tables that compare no figures);
+    point_fields: the parts of the point that must agree.
     """
     fields, invalid = [], set()
     for row in rows:
@@ -75,7 +84,8 @@ def mark(rows, ans, compare=True):
             if sid and _status(ans[i].log, sid) == "INVALID":
                 row.cells[i].text += " " + INVALID
                 invalid.add(sid)
-        diff = differing([ans[i].log for i in shown]) if compare and len(shown) > 1 else []
+        logs = [ans[i].log for i in shown]
+        diff = differing(logs, point_fields) if compare and len(logs) > 1 else []
         if diff:
             row.label += " " + DIFFERS
             fields += [f for f in diff if f not in fields]
@@ -106,6 +116,8 @@ def runs_rows(ans):
         ("icount shift", lambda an: point(an.log)["icount shift"]),
         ("cycles unit", lambda an: man(an, "cycles_unit") or "unknown"),
         ("wire model", lambda an: man(an, "wire_model")),
+        ("rx trigger, peer", lambda an: "%s, %s" % (point(an.log)["rx trigger"],
+                                                    point(an.log)["peer"])),
         ("qemu mode", lambda an: man(an, "qemu_mode")),
         ("bench scale", lambda an: man(an, "bench_scale")),
         ("baud used (1 char)", lambda an: "%.1f (%.4f ms)" % (an.baud, an.char_ms)),

@@ -1,7 +1,8 @@
 """Markdown tables: one column per log, optional ratio columns vs a baseline.
 
 Each *_rows(analyses) function returns a list of Row; render() turns rows
-into a Markdown table. Called by report.py (the Runs table is in runs.py).
+into a Markdown table. Called by report.py (the Runs table is in runs.py, the
+table of RX on the modelled line in tables_rx.py).
 """
 
 from dataclasses import dataclass, field

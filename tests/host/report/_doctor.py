@@ -22,7 +22,13 @@ COPIER = "qemu-virt-copier-quick.log"
 NOWIRE = "qemu-virt-async-nowire-quick.log"
 FAULT_S10 = "qemu-virt-async-write-fault-S10-quick.log"  # write_fault=S10:3, sections=S10
 FAULT_S13 = "qemu-virt-async-write-fault-S13-quick.log"  # write_fault=S13:4:11, sections=S13
-REAL = (ASYNC, CONSOLE, COPIER, NOWIRE, FAULT_S10, FAULT_S13)
+# S32/S33 only (sections=S32,S33), full scale, wire=3000000/1: RX lost to overrun
+ASYNC_RX = "qemu-virt-async-rx-3000000-1.log"
+CONSOLE_RX = "qemu-virt-console-rx-3000000-1.log"  # no RX counters: dropped=na
+COPIER_RX = "qemu-virt-copier-rx-3000000-1.log"
+PEER_OFF = "qemu-virt-async-rx-peer-off.log"  # peer=off: S32, S33 SKIPPED
+RX_LOGS = (ASYNC_RX, CONSOLE_RX, COPIER_RX, PEER_OFF)
+REAL = (ASYNC, CONSOLE, COPIER, NOWIRE, FAULT_S10, FAULT_S13) + RX_LOGS
 HEADER_RE = rb"^=== \[(S\d\d)\] "
 WITNESS_RE = rb"  payload-begin=(%s)\r\n(?s:(.*?))\r\n  payload-end=\1 [^\r\n]*\r\n"
 ANY_WITNESS = WITNESS_RE % rb"\S+"

@@ -46,7 +46,7 @@ class OperatingPoint(unittest.TestCase):
         self.assertIn("CPU 15.6 MHz, icount shift 6", runs.header("c", slow))
         self.assertIn("CPU unknown", runs.header("u", parse_bytes(_unknown(real(ASYNC)))))
         theirs = parse_bytes(starry("d1-async-q31.log"))
-        self.assertEqual(runs.point(theirs), dict.fromkeys(runs.POINT, "unknown"))
+        self.assertEqual(runs.point(theirs), dict.fromkeys(runs.POINT + runs.RX_POINT, "unknown"))
 
     def test_rows_marked_when_points_differ(self):
         """Same point: no mark; a different or unknown one: every compared row marked."""

@@ -1,0 +1,246 @@
+"""S32/S33: the RX stream of the modelled far end against its ground truth.
+
+The wire model's far end sends a pattern stream and keeps what happened to
+it (sent, lost to overrun, the overruns LSR reported, the CRC of what entered
+the FIFO); the section prints that beside what the driver read (bench/s32_s33.c).
+rx_stream() is the `rx-stream` check of check.CHECKS: the bytes add up, the
+CRC verdict and `accounted` follow from the figures, the driver counted the
+model's overruns, and the section's status (or its skip line) says what the
+figures say. arithmetic() (called by check_values.arithmetic) recomputes the
+ratio fields, bounds() (called by check_bounds.bounds) holds the line rates
+to the line, manifest() (called by check_structure.manifest) the keys that
+came with S32/S33.
+"""
+
+import re
+
+from . import check_expect as expect
+from . import series
+
+SECTIONS = ("S32", "S33")
+SKIP_REASONS = ("no-wire-model", "peer-off", "peer-busy")
+RX_REASON_RE = re.compile(r"^(rx-unaccounted|rx-crc-mismatch|overrun-count-mismatch|"
+                          r"read-errno-\d+)$")
+TX_REASON_RE = re.compile(r"^(write-errno-\d+|write-no-progress|drain-errno-\d+)$")
+TRIGGERS = ("1", "4", "8", "14")
+PEER_RE = re.compile(r"^(off|stream|burst:\d+:\d+ns)$")
+NEW_KEYS = ("rx_sustained_bytes", "rx_duplex_bytes", "rx_peer_pattern")
+WHOLE = ("sent", "received", "lost", "overruns_model", "overruns_driver", "accounted")
+
+
+def _rec(log, sid, what):
+    """The first `diag=<sxx>-<what>` record of section sid, or None."""
+    recs = log.records(sid, kind="diag", tag="%s-%s" % (sid.lower(), what))
+    return recs[0] if recs else None
+
+
+def _int(text):
+    """A printed whole number (a sign allowed: errno), else None."""
+    if text and text[0] == "-":
+        value = series.uint(text[1:])
+        return -value if value is not None else None
+    return series.uint(text or "")
+
+
+def _whole(rec, key):
+    """The whole number key of rec (None: no record, no key, not a number)."""
+    return series.uint(rec.get(key, "")) if rec is not None else None
+
+
+def _ground(rec):
+    """{field: int} of a stream record; dropped None for `na`; None when damaged."""
+    got = {k: series.uint(rec.get(k, "")) for k in WHOLE}
+    got["read_errno"] = _int(rec.get("read_errno"))
+    got["dropped"] = None if rec.get("dropped") == "na" else series.uint(rec.get("dropped", ""))
+    if None in [v for k, v in got.items() if k != "dropped"] or \
+            got["dropped"] is None and rec.get("dropped") != "na":
+        return None
+    return got
+
+
+def _broken(v, rec, tx, burst):
+    """[(reason, key, what)]: the section's own checks that fail, in its order
+    (the first one is its reason=); tx, burst: S33's TX record and burst size."""
+    out, name = [], rec.tag + "."
+    if v["read_errno"]:
+        out.append(("read-errno-%d" % v["read_errno"], name + "read_errno",
+                    "read() failed with errno %d" % v["read_errno"]))
+    total = v["received"] + v["lost"] + (v["dropped"] or 0)
+    if total != v["sent"]:
+        out.append(("rx-unaccounted", name + "sent", "received + lost + dropped = %d, not "
+                    "sent=%d" % (total, v["sent"])))
+    if v["received"] > v["sent"]:
+        out.append(("rx-unaccounted", name + "received", "%d, more than the far end sent (%d)"
+                    % (v["received"], v["sent"])))
+    if not v["dropped"] and rec.get("crc_rx") != rec.get("crc_delivered"):
+        out.append(("rx-crc-mismatch", name + "crc_rx", "%s, the model delivered crc %s"
+                    % (rec.get("crc_rx"), rec.get("crc_delivered"))))
+    if v["overruns_model"] != v["overruns_driver"]:
+        out.append(("overrun-count-mismatch", name + "overruns_driver", "%d, the model "
+                    "reported %d" % (v["overruns_driver"], v["overruns_model"])))
+    written = _whole(tx, "bytes")
+    if written is not None and burst is not None and written < burst:
+        out.append(("write-", tx.tag + ".bytes", "the TX burst wrote %d of %d bytes"
+                    % (written, burst)))
+    return out
+
+
+def rx_stream(ctx):
+    """S32/S33 against the model's ground truth, and their status."""
+    log = ctx.log
+    present = [sid for sid in SECTIONS if sid in log.sections]
+    if not ctx.ours or not present:
+        ctx.na("no S32/S33 in this log" if ctx.ours else
+               "the %s suite has no S32/S33" % expect.flavor(log))
+        return
+    man = log.manifest
+    for sid in present:
+        if ctx.status(sid) == "SKIPPED":
+            _skipped(ctx, sid)
+            continue
+        far = [k for k in ("wire_model", "peer") if man.get(k) == "off"]
+        if far or _rec(log, sid, "skip") is not None:
+            ctx.fail(sid, "status", "%s, but %s: the section reports SKIPPED" % (
+                ctx.status(sid), "the manifest has %s=off" % far[0] if far else
+                "it printed its skip line"))
+        rec = _rec(log, sid, "rx")
+        if rec is None:
+            continue  # the records check asks for it
+        v = _ground(rec)
+        if v is None:
+            ctx.fail(sid, rec.tag, "sent/received/lost/dropped/overruns/accounted/read_errno "
+                     "not all whole numbers (dropped: or na)")
+            continue
+        _truth(ctx, sid, rec, v)
+        burst = expect.number(log, "rx_duplex_bytes") if sid == "S33" else None
+        _status(ctx, sid, rec, _broken(v, rec, _rec(log, sid, "tx"), burst))
+
+
+def _truth(ctx, sid, rec, v):
+    """What the figures of one stream record imply whatever the status."""
+    name = rec.tag + "."
+    if v["lost"] > v["sent"]:
+        ctx.fail(sid, name + "lost", "%d, more than the far end sent (%d)" % (v["lost"], v["sent"]))
+    if v["overruns_model"] > v["lost"]:
+        ctx.fail(sid, name + "overruns_model", "%d overruns reported, but only %d bytes lost: "
+                 "each needs one" % (v["overruns_model"], v["lost"]))
+    adds = v["received"] + v["lost"] + (v["dropped"] or 0) == v["sent"]
+    if v["accounted"] != int(adds):
+        ctx.fail(sid, name + "accounted", "%d, but received + lost + dropped %s sent"
+                 % (v["accounted"], "==" if adds else "!="))
+    want = "skipped-ring-drops" if v["dropped"] else \
+        "match" if rec.get("crc_rx") == rec.get("crc_delivered") else "MISMATCH"
+    if rec.get("crc_check") != want:
+        ctx.fail(sid, name + "crc_check", "%s, but crc_rx=%s crc_delivered=%s dropped=%s give %s"
+                 % (rec.get("crc_check"), rec.get("crc_rx"), rec.get("crc_delivered"),
+                    rec.get("dropped"), want))
+    cpu = _rec(ctx.log, sid, "cpu")
+    for key in ("rx_irqs", "rx_irqs_per_byte") if cpu is not None else ():
+        if (cpu.get(key) == "na") != (rec.get("dropped") == "na"):
+            ctx.fail(sid, "%s.%s" % (cpu.tag, key), "%s with dropped=%s: both come from the "
+                     "driver's counters, na together" % (cpu.get(key), rec.get("dropped")))
+    key = "rx_sustained_bytes" if sid == "S32" else "rx_duplex_bytes"
+    want_sent = expect.number(ctx.log, key)
+    if want_sent is not None and not v["read_errno"] and ctx.status(sid) != "TIMEOUT" \
+            and v["sent"] != want_sent:
+        ctx.fail(sid, name + "sent", "%d, the far end sends %s=%d (manifest)"
+                 % (v["sent"], key, want_sent))
+
+
+def _status(ctx, sid, rec, broken):
+    """PASS: nothing broken; FAIL: a known reason, the first broken check's."""
+    status = ctx.status(sid)
+    reason = (ctx.log.statuses[sid].get("reason") or "") if sid in ctx.log.statuses else ""
+    if status == "PASS":
+        for _, key, what in broken:
+            ctx.fail(sid, key, what + ", yet status=PASS")
+    elif status == "FAIL":
+        known = RX_REASON_RE.match(reason) or sid == "S33" and TX_REASON_RE.match(reason)
+        if not known:
+            ctx.fail(sid, "reason", "%r is not a reason %s fails with" % (reason, sid))
+        elif broken and not reason.startswith(broken[0][0]):
+            ctx.fail(sid, "reason", "%s, but its first failed check is %s (%s: %s)"
+                     % ((reason, broken[0][0].rstrip("-")) + broken[0][1:]))
+        elif not broken and not reason.startswith("drain-"):
+            ctx.fail(sid, "reason", "%s, but the figures of %s add up" % (reason, rec.tag))
+
+
+def _skipped(ctx, sid):
+    """SKIPPED: its skip line, with a known reason the manifest agrees with."""
+    rec, man = _rec(ctx.log, sid, "skip"), ctx.log.manifest
+    if rec is None:
+        ctx.fail(sid, "diag=%s-skip" % sid.lower(), "SKIPPED without its skip line")
+        return
+    reason = rec.get("reason")
+    want = "no-wire-model" if man.get("wire_model") == "off" else \
+        "peer-off" if man.get("peer") == "off" else None
+    if reason not in SKIP_REASONS:
+        ctx.fail(sid, rec.tag + ".reason", "%r is not one of %s" % (reason, "|".join(SKIP_REASONS)))
+    elif want and reason != want or not want and reason in ("no-wire-model", "peer-off"):
+        ctx.fail(sid, rec.tag + ".reason", "%s, but the manifest has wire_model=%s peer=%s"
+                 % (reason, man.get("wire_model"), man.get("peer")))
+
+
+def _milli(a, b):
+    """floor(a x 1000 / b), as the kernel prints a ratio (0 when b is 0)."""
+    return a * 1000 // b if b else 0
+
+
+def arithmetic(ctx):
+    """Every ratio field of S32/S33 from its inputs, truncated to thousandths."""
+    log = ctx.log
+    char = expect.number(log, "char_ns")
+    for sid in SECTIONS:
+        rx, cpu, tx = (_rec(log, sid, w) for w in ("rx", "cpu", "tx"))
+        got = _whole
+        rules = [(cpu, "rx_line_rate_pct", got(rx, "received"), got(cpu, "window_ns"),
+                  "received x char_ns x 100 / window_ns", 100 * (char or 0)),
+                 (cpu, "instructions_per_byte", got(cpu, "instructions"), got(rx, "received"),
+                  "instructions / received", 1),
+                 (cpu, "rx_irqs_per_byte", got(cpu, "rx_irqs"), got(rx, "received"),
+                  "rx_irqs / received", 1),
+                 (cpu, "loss_pct", got(rx, "lost"), got(rx, "sent"), "lost x 100 / sent", 100),
+                 (tx, "tx_line_rate_pct", got(tx, "bytes"), got(tx, "elapsed_ns"),
+                  "bytes x char_ns x 100 / elapsed_ns", 100 * (char or 0))]
+        for rec, key, a, b, how, scale in rules:
+            if rec is None or a is None or b is None or not scale or rec.get(key) in (None, "na"):
+                continue
+            want = _milli(a * scale, b)
+            if rec.get(key) != "%d.%03d" % divmod(want, 1000):
+                ctx.fail(sid, "%s.%s" % (rec.tag, key), "printed %s, %s = %d.%03d (thousandths, "
+                         "truncated)" % ((rec.get(key), how) + divmod(want, 1000)))
+
+
+def bounds(ctx, skip, above, physical):
+    """Line rates <= 100 % (physical line), CPU shares <= 100 % (above: check_bounds')."""
+    for sid in SECTIONS:
+        if sid in skip:
+            continue
+        cpu, tx = _rec(ctx.log, sid, "cpu"), _rec(ctx.log, sid, "tx")
+        lines = [(cpu, "rx_line_rate_pct"), (tx, "tx_line_rate_pct")] if physical else []
+        for rec, key in lines:
+            if rec is not None:
+                above(ctx, sid, "%s.%s" % (rec.tag, key), rec.get(key), 100.0,
+                      "% is above the line's 100 %")
+        if cpu is not None and cpu.num("cpu_pct") is not None and cpu.num("model_cpu_pct") \
+                is not None:
+            total = "%.3f" % (cpu.num("cpu_pct") + cpu.num("model_cpu_pct"))
+            above(ctx, sid, cpu.tag + ".cpu_pct", total, 100.0, "% = cpu_pct + model_cpu_pct: "
+                  "more than the window's cycles")
+
+
+def manifest(ctx):
+    """The manifest keys of S32/S33 in a log that has them; the RX trigger and
+    the far end's traffic shape of the wire model."""
+    log, man = ctx.log, ctx.log.manifest
+    if not any(sid in log.sections for sid in SECTIONS) and "rx_sustained_bytes" not in man:
+        return
+    for key in NEW_KEYS + (("wire_rx_trigger", "peer") if man.get("wire_model", "off") != "off"
+                           else ()):
+        if key not in man:
+            ctx.fail("S00", key, "missing from the manifest (S32/S33 need it)")
+    if "wire_rx_trigger" in man and man["wire_rx_trigger"] not in TRIGGERS:
+        ctx.fail("S00", "wire_rx_trigger", "%r is not an RX FIFO trigger level (%s)"
+                 % (man["wire_rx_trigger"], "|".join(TRIGGERS)))
+    if "peer" in man and not PEER_RE.match(man["peer"]):
+        ctx.fail("S00", "peer", "%r is not off, stream or burst:N:<T>ns" % man["peer"])
