@@ -117,6 +117,15 @@ host_test(wire_model ${UART_TESTS_DIR}/test_wire_model.c ${UART_TESTS_DIR}/test_
           ${UART_TESTS_DIR}/fake_acct.c ${UART_WIRE})
 target_compile_definitions(test_wire_model PRIVATE WIRE_BAUD=115200 WIRE_FIFO=16)
 
+# The wire model's receive side in fake time, ns- and byte-exact: the
+# modelled far end's arrivals, the RX FIFO's trigger, timeout and
+# overrun, the ground truth, the interrupt line and the RX timer; each
+# test picks its own line (baud, FIFO depth) and far end.
+host_test(wire_rx ${UART_TESTS_DIR}/test_wire_rx.c ${UART_TESTS_DIR}/test_wire_rx_fifo.c
+          ${UART_TESTS_DIR}/test_wire_rx_line.c ${UART_TESTS_DIR}/test_wire_rx_env.c
+          ${UART_TESTS_DIR}/fake_acct.c ${UART_WIRE} ${SRC}/lib/line_point.c)
+target_compile_definitions(test_wire_rx PRIVATE WIRE_BAUD=115200 WIRE_FIFO=16)
+
 # Both engines with the wire model (115200 baud, 16-byte FIFO) in front of
 # a QEMU-like fake NS16550A: line physics, THRE/TEMT timing, drain bounds.
 foreach(engine async console)
