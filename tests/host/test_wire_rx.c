@@ -202,6 +202,7 @@ int main(void)
     test_line();
     test_thre_shared();
     test_no_storm();
+    test_restart_arms();
     setup(115200, 16, stream, RX_IER, 1);     /* the last test's stale arms checked */
     check_failures += wire_rx_env_failures() + wire_rx_fifo_failures() +
                       wire_rx_line_failures();

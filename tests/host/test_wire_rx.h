@@ -72,6 +72,7 @@ void test_start_stop(void);
 void test_line(void);
 void test_thre_shared(void);
 void test_no_storm(void);
+void test_restart_arms(void);
 int wire_rx_fifo_failures(void);
 int wire_rx_line_failures(void);
 int wire_rx_env_failures(void);

@@ -4,7 +4,8 @@
  * cause with the line already up reads QEMU's RBR once (so that QEMU,
  * and the PLIC, look at the line again). The TX side's THRE shares the
  * line, below the RX causes. The RX timer is never armed at or before
- * now (a timeout already due does not re-arm it: no timer storm). */
+ * now (a timeout already due does not re-arm it: no timer storm), and a
+ * new stream arms it for its first event. */
 #include <stdio.h>
 #include "check.h"
 #include "test_wire_rx.h"
@@ -168,6 +169,32 @@ void test_no_storm(void)
     CHECK(rs.armed);
     CHECK_EQ(rs.armed_at, arrival(start, 8));
     CHECK_EQ(rs.stale_arms, 0);
+}
+
+/* A stream after a stopped one, no register store between: the RX timer
+ * is armed for its first byte, and the line rises when it fires. */
+void test_restart_arms(void)
+{
+    setup(115200, 16, stream, RX_IER, 1);
+    uint64_t start = now_ns;
+    CHECK_EQ(wire_peer_start(3, 1, start), 0);
+    for (unsigned k = 1; k <= 3; k++) {
+        run_timer_until(arrival(start, k));
+        CHECK_EQ(rs.ier, UART_IER_THRI);
+        CHECK_EQ(iir(), IIR_RDI);
+        CHECK_EQ(rbr(), pattern_at(1, k - 1));
+        CHECK_EQ(rs.ier, 0);
+    }
+    run_timer_until(now_ns + 1000000);
+    wire_peer_stop();
+    now_ns += 1000000;
+    start = now_ns;
+    CHECK_EQ(wire_peer_start(4, 2, start), 0);
+    CHECK(rs.armed);
+    CHECK_EQ(rs.armed_at, arrival(start, 1));
+    run_timer_until(arrival(start, 1));
+    CHECK_EQ(rs.ier, UART_IER_THRI);
+    CHECK_EQ(iir(), IIR_RDI);
 }
 
 /* main(): this file's failed checks. */

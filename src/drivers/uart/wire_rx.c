@@ -253,6 +253,7 @@ int wire_peer_start(uint64_t bytes, uint32_t seed, uint64_t start_ns)
                        .ier = rx.ier };
     st = (struct wire_rx_stats){ .total = bytes, .attached = true, .stream = st.stream + 1 };
     st.first_ns = bytes ? arrival(1) : start_ns;
+    dirty = true;                           /* a new stream: its first event */
     wire_line_mode(true, clock_now_ns());
     cpu_acct_switch(prev);
     irq_restore(f);
