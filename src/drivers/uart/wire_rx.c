@@ -124,7 +124,6 @@ static uint64_t next_event(uint64_t now)
     return t;
 }
 
-/* Timer ISR (a sim timer): the next event is due; the line follows. */
 /* Timer ISR (a sim timer): an event may be due (the timer is set no
  * later than the next one, and may fire before it); the line follows. */
 static void rx_fire(struct timer *t)
