@@ -85,7 +85,7 @@ int peer_point_parse(const char *s, struct peer_point *out)
         *out = (struct peer_point){ s[0] == 'o' ? PEER_OFF : PEER_STREAM, 0, 0 };
         return 0;
     }
-    if (strncmp(s, burst, sizeof burst - 1))
+    if (strncmp(s, burst, sizeof burst - 1) != 0)
         return -EINVAL;
     s += sizeof burst - 1;
     if (!number(&s, PEER_BURST_MAX, &n) || !n || *s++ != ':' || !period(s, &t))

@@ -15,6 +15,7 @@
 
 #define BAUD  115200ULL
 #define DEPTH 16ULL
+#define RAW_IIR (0xC0 | UART_IIR_THRI)   /* QEMU's IIR: FIFOs on, THRE */
 
 struct host_csr host_csr;   /* declared by csr.h under HOST_TEST */
 uint64_t now_ns;
@@ -51,19 +52,21 @@ bool timer_cancel(struct timer *t)
  * raw_ier is QEMU's IER as the model leaves it. */
 static uint32_t raw_ier;
 static unsigned raw_ier_writes;
-/* The seam (uart_read_raw), any context: an idle UART's LSR. */
+/* The seam (uart_read_raw), any context: an idle UART's LSR; its IIR
+ * reports THRE (QEMU's THR is always empty). */
 uint32_t fake_mmio_read(uintptr_t addr, unsigned width)
 {
-    (void)addr;
     (void)width;
     stub.mmio_reads++;
+    stub.mmio_in_model += cpu_acct_now.owner == &cpu_acct_sim;
     fa_work(MMIO_INSNS);
-    return UART_LSR_THRE | UART_LSR_TEMT;
+    return addr == 0x1000 + UART_IIR ? RAW_IIR : UART_LSR_THRE | UART_LSR_TEMT;
 }
 /* The seam (uart_write_raw), any context: QEMU's IER recorded. */
 void fake_mmio_write(uintptr_t addr, unsigned width, uint32_t v)
 {
     stub.mmio_writes++;
+    stub.mmio_in_model += cpu_acct_now.owner == &cpu_acct_sim;
     fa_work(MMIO_INSNS);
     if (addr == 0x1000 + UART_IER) {
         CHECK_EQ(width, 1);
@@ -72,7 +75,9 @@ void fake_mmio_write(uintptr_t addr, unsigned width, uint32_t v)
     }
 }
 
-/* The modelled line is the config's (the kernel sets it at boot: oppoint.c). */
+/* The modelled line is the config's (the kernel sets it at boot: oppoint.c);
+ * no far end: the TX side alone (the RX side: test_wire_rx.c). */
+static const struct peer_point peer_off = { PEER_OFF, 0, 0 };
 const struct uart_cfg ns = { .base = 0x1000, .fifo_depth = WIRE_FIFO, .io_width = 1,
                              .clock_hz = 16U * WIRE_BAUD, .baud = WIRE_BAUD };
 
@@ -99,7 +104,7 @@ static bool put(const struct uart_cfg *c)
 int main(void)
 {
     struct wire_stats st;
-    wire_model_init(&ns);
+    wire_model_init(&ns, &peer_off);
 
     /* Idle line: THRE and TEMT. A 17-byte burst at t=0 fills shifter and FIFO. */
     CHECK_EQ(lsr(&ns) & (UART_LSR_THRE | UART_LSR_TEMT), UART_LSR_THRE | UART_LSR_TEMT);
@@ -160,7 +165,11 @@ int main(void)
     uint32_t ier = UART_IER_RDI | UART_IER_THRI;
     CHECK(wire_write(&ns, UART_IER, &ier));
     CHECK_EQ(ier, UART_IER_RDI);             /* QEMU does not see THRI yet */
+    /* IER reads are the model's: the driver's IER, no UART access. */
+    uint64_t reads0 = stub.mmio_reads;
     CHECK_EQ(wire_read(&ns, UART_IER, UART_IER_RDI), UART_IER_RDI | UART_IER_THRI);
+    CHECK_EQ(wire_read(&ns, UART_IER, UINT32_MAX), UART_IER_RDI | UART_IER_THRI);
+    CHECK_EQ(stub.mmio_reads, reads0);
     CHECK(armed != NULL);
     CHECK_EQ(armed_at, start + done_at(16));
     CHECK_EQ(raw_ier_writes, 0);
@@ -171,13 +180,26 @@ int main(void)
     CHECK_EQ(raw_ier, UART_IER_RDI | UART_IER_THRI);
     wire_model_stats(&st);
     CHECK_EQ(st.thre_irqs, 1);
-    /* IIR is QEMU's own (it reports the THRE just raised); LSR is modelled. */
-    CHECK(!uart_modelled_bits(UART_IIR));
-    CHECK(uart_modelled_bits(UART_LSR) == (UART_LSR_THRE | UART_LSR_TEMT));
-    CHECK(uart_modelled_bits(UART_IER) == UART_IER_THRI);
-    CHECK(!uart_modelled_bits(UART_MCR) && !uart_modelled_bits(UART_RBR));
+    /* No stream attached: IIR is QEMU's own (it reports the THRE just
+     * raised), read from the UART, as RBR and RFL are; LSR's TX bits are
+     * modelled (no UART access for them alone). The registers the model
+     * sees: reads of LSR, IER, IIR, RBR, RFL; writes of THR, IER, FCR, LCR. */
+    reads0 = stub.mmio_reads;
+    CHECK_EQ(wire_read(&ns, UART_IIR, UINT32_MAX), RAW_IIR);
+    CHECK_EQ(stub.mmio_reads, reads0 + 1);
+    CHECK_EQ(wire_read(&ns, UART_RBR, UINT32_MAX), UART_LSR_THRE | UART_LSR_TEMT);
+    CHECK_EQ(wire_read(&ns, UART_DW_RFL, UINT32_MAX), UART_LSR_THRE | UART_LSR_TEMT);
+    CHECK_EQ(stub.mmio_reads, reads0 + 3);
+    CHECK_EQ(wire_read(&ns, UART_LSR, UART_LSR_THRE) & UART_LSR_THRE, UART_LSR_THRE);
+    CHECK_EQ(stub.mmio_reads, reads0 + 3);
+    CHECK(uart_modelled_reg(UART_LSR) && uart_modelled_reg(UART_IER) &&
+          uart_modelled_reg(UART_IIR) && uart_modelled_reg(UART_RBR) &&
+          uart_modelled_reg(UART_DW_RFL));
+    CHECK(!uart_modelled_reg(UART_MCR) && !uart_modelled_reg(UART_LCR) &&
+          !uart_modelled_reg(UART_MSR) && !uart_modelled_reg(UART_SCR));
     CHECK(uart_modelled_write(UART_THR) && uart_modelled_write(UART_IER) &&
-          uart_modelled_write(UART_LCR) && !uart_modelled_write(UART_MCR));
+          uart_modelled_write(UART_FCR) && uart_modelled_write(UART_LCR) &&
+          !uart_modelled_write(UART_MCR) && !uart_modelled_write(UART_SCR));
     /* An IER write that keeps THRI keeps the raised interrupt. */
     ier = UART_IER_RDI | UART_IER_RLSI | UART_IER_THRI;
     CHECK(wire_write(&ns, UART_IER, &ier));

@@ -15,6 +15,7 @@
 struct stub_counts {
     uint64_t clock_reads;      /* clock_now_ns calls: the model's steps */
     uint64_t mmio_reads, mmio_writes;
+    uint64_t mmio_in_model;    /* of them, made with the sim account owning the CPU */
 };
 extern struct stub_counts stub;
 extern uint64_t now_ns;        /* the stubbed clock */

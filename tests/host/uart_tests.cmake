@@ -107,18 +107,31 @@ foreach(lower IN LISTS UART_LOWERS)
   endforeach()
 endforeach()
 
+# The wire model: its TX side and register filter, its RX side (the
+# modelled far end and RX FIFO; the CRC of what it delivered).
+set(UART_WIRE ${UART_DRV}/wire_model.c ${UART_DRV}/wire_rx.c ${SRC}/lib/crc32.c)
+
 # The wire model (115200 baud, 16-byte FIFO; it models the NS16550A) in
 # fake time, alone and behind the register seam, over a fake cpu_acct_call.
 host_test(wire_model ${UART_TESTS_DIR}/test_wire_model.c ${UART_TESTS_DIR}/test_wire_model_seam.c
-          ${UART_TESTS_DIR}/fake_acct.c ${UART_DRV}/wire_model.c)
+          ${UART_TESTS_DIR}/fake_acct.c ${UART_WIRE})
 target_compile_definitions(test_wire_model PRIVATE WIRE_BAUD=115200 WIRE_FIFO=16)
+
+# The wire model's receive side in fake time, ns- and byte-exact: the
+# modelled far end's arrivals, the RX FIFO's trigger, timeout and
+# overrun, the ground truth, the interrupt line and the RX timer; each
+# test picks its own line (baud, FIFO depth) and far end.
+host_test(wire_rx ${UART_TESTS_DIR}/test_wire_rx.c ${UART_TESTS_DIR}/test_wire_rx_fifo.c
+          ${UART_TESTS_DIR}/test_wire_rx_line.c ${UART_TESTS_DIR}/test_wire_rx_env.c
+          ${UART_TESTS_DIR}/fake_acct.c ${UART_WIRE} ${SRC}/lib/line_point.c)
+target_compile_definitions(test_wire_rx PRIVATE WIRE_BAUD=115200 WIRE_FIFO=16)
 
 # Both engines with the wire model (115200 baud, 16-byte FIFO) in front of
 # a QEMU-like fake NS16550A: line physics, THRE/TEMT timing, drain bounds.
 foreach(engine async console)
   string(TOUPPER ${engine} _en)
   uart_test(uart_wire_${engine} ns16550 ${UART_TESTS_DIR}/test_uart_wire.c
-            ${UART_${_en}} ${UART_DRV}/wire_model.c ${UART_FAKES})
+            ${UART_${_en}} ${UART_WIRE} ${UART_FAKES})
   target_compile_definitions(test_uart_wire_${engine}_ns16550 PRIVATE
                              WIRE_BAUD=115200 WIRE_FIFO=16 BACKEND_${_en}=1)
 endforeach()

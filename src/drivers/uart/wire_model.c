@@ -178,7 +178,6 @@ static uint32_t iir_read(const struct uart_cfg *c, uint64_t now)
 uint32_t wire_read(const struct uart_cfg *c, unsigned r, uint32_t mask)
 {
     uint64_t now = clock_now_ns();
-    uint32_t v;
 
     st.calls++;
     if (r == UART_LSR)
@@ -189,7 +188,7 @@ uint32_t wire_read(const struct uart_cfg *c, unsigned r, uint32_t mask)
     if (r == UART_IIR)
         return iir_read(c, now);
     if (r == UART_RBR) {
-        v = wire_rx_rbr(now);
+        uint32_t v = wire_rx_rbr(now);
         wire_line_update(now);
         return v;
     }

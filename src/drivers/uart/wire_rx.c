@@ -125,7 +125,6 @@ static uint64_t next_event(uint64_t now)
     return t;
 }
 
-/* Timer ISR (a sim timer): the next event is due; the line follows. */
 /* Timer ISR (a sim timer): an event may be due (the timer is set no
  * later than the next one, and may fire before it); the line follows. */
 static void rx_fire(struct timer *t)
@@ -254,6 +253,7 @@ int wire_peer_start(uint64_t bytes, uint32_t seed, uint64_t start_ns)
                        .ier = rx.ier };
     st = (struct wire_rx_stats){ .total = bytes, .attached = true, .stream = st.stream + 1 };
     st.first_ns = bytes ? arrival(1) : start_ns;
+    dirty = true;                           /* a new stream: its first event */
     wire_line_mode(true, clock_now_ns());
     cpu_acct_switch(prev);
     irq_restore(f);
