@@ -74,6 +74,14 @@ void test_overrun(void)
     CHECK_EQ(iir(), IIR_RLSI);
     CHECK_EQ(lsr(UART_LSR_OE), UART_LSR_OE);
     CHECK_EQ(iir(), IIR_NONE);
+    /* ... and the RX timer alone raises the line for it, at its arrival. */
+    setup(115200, 16, stream, UART_IER_RLSI, 1);
+    start = now_ns;
+    CHECK_EQ(wire_peer_start(17, seed, start), 0);
+    run_timer_until(arrival(start, 17) - 1);
+    CHECK_EQ(rs.ier, 0);
+    run_timer_until(arrival(start, 17));
+    CHECK_EQ(rs.ier, UART_IER_THRI);
 }
 
 /* The ground truth: a perfect reader gets everything, its CRC the

@@ -182,11 +182,11 @@ uint32_t wire_read(const struct uart_cfg *c, unsigned r, uint32_t mask)
     st.calls++;
     if (r == UART_LSR)
         return lsr_read(c, mask, now);
+    if (r == UART_IIR && wire_rx_attached())
+        return iir_read(c, now);                 /* (DLAB does not hide IIR) */
     if (dlab || !wire_rx_attached())
         return r == UART_IER && !dlab ? ier_hw | (ier_thri ? UART_IER_THRI : 0)
                                       : uart_read_raw(c, r);
-    if (r == UART_IIR)
-        return iir_read(c, now);
     if (r == UART_RBR) {
         uint32_t v = wire_rx_rbr(now);
         wire_line_update(now);

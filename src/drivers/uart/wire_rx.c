@@ -117,6 +117,8 @@ static uint64_t next_event(uint64_t now)
         t = arrival(rx.arrived + (trig - rx.level));
     else if (more && (rx.level == 0 || rx.level == depth))
         t = arrival(rx.arrived + 1);                 /* the first byte; an overrun */
+    else if (!(rx.ier & UART_IER_RDI) && !rx.oe && rx.arrived + (depth - rx.level) < st.total)
+        t = arrival(rx.arrived + (depth - rx.level) + 1);   /* line status alone: the overrun */
     if (rx.level && rx.level < trig) {
         uint64_t cto = rx.last_io + (CTI_CHARS * NS_PER_10BITS_NUM + baud - 1) / baud;
         if (cto > now && cto < t)             /* (one due already is pending) */
