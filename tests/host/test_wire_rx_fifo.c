@@ -147,6 +147,17 @@ void test_ground_truth(void)
     CHECK(s.overruns > 0 && s.overruns <= s.lost);
 }
 
+/* test_depths: the RX timer set for byte k of the stream that started at
+ * start, received data pending from its arrival on, not 1 ns before. */
+static void rdi_at(uint64_t start, uint64_t k)
+{
+    CHECK_EQ(rs.armed_at, arrival(start, k));
+    now_ns = arrival(start, k) - 1;
+    CHECK_EQ(iir(), IIR_NONE);
+    now_ns = arrival(start, k);
+    CHECK_EQ(iir(), IIR_RDI);
+}
+
 /* FIFO depth 1 (a 16450: every trigger is 1) and 128 (trigger 14); a
  * depth beyond the model's buffer is held at 128; RFL is the level. */
 void test_depths(void)
@@ -155,11 +166,7 @@ void test_depths(void)
     reg_write(UART_FCR, UART_FCR_ENABLE | uart_fcr_trigger(14));
     uint64_t start = now_ns;
     CHECK_EQ(wire_peer_start(3, 5, start), 0);
-    CHECK_EQ(rs.armed_at, arrival(start, 1));
-    now_ns = arrival(start, 1) - 1;
-    CHECK_EQ(iir(), IIR_NONE);
-    now_ns = arrival(start, 1);
-    CHECK_EQ(iir(), IIR_RDI);
+    rdi_at(start, 1);
     CHECK_EQ(rfl(), 1);
     now_ns = arrival(start, 2);
     CHECK_EQ(rfl(), 1);
@@ -174,11 +181,7 @@ void test_depths(void)
         setup(115200, big ? 256 : 128, stream, RX_IER, 14);
         start = now_ns;
         CHECK_EQ(wire_peer_start(130, 6, start), 0);
-        CHECK_EQ(rs.armed_at, arrival(start, 14));
-        now_ns = arrival(start, 14) - 1;
-        CHECK_EQ(iir(), IIR_NONE);
-        now_ns = arrival(start, 14);
-        CHECK_EQ(iir(), IIR_RDI);
+        rdi_at(start, 14);
         for (unsigned k = 15; k <= 128; k += 19) {
             now_ns = arrival(start, k);
             CHECK_EQ(rfl(), k);
