@@ -32,12 +32,14 @@ if(DEFINED BOARD_QEMU_MACHINE)
   find_package(Python3 REQUIRED COMPONENTS Interpreter)
   set(QEMU_RUN ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/qemu-run
       --image-dir ${CMAKE_BINARY_DIR} --log ${CMAKE_BINARY_DIR}/run.log)
+  # Boot arguments for a run (an operating point, a section subset):
+  # BOOTARGS="wire=3000000/1 sections=S32,S33" cmake --build DIR --target run
   add_custom_target(run
-    COMMAND ${QEMU_RUN} --mode icount
+    COMMAND ${QEMU_RUN} --mode icount --append-env BOOTARGS
     DEPENDS kernel USES_TERMINAL
     COMMENT "Booting ${BOARD}/${BACKEND} on QEMU (-icount shift=${QEMU_ICOUNT_SHIFT},sleep=off), log in run.log")
   add_custom_target(run-realtime
-    COMMAND ${QEMU_RUN} --mode realtime
+    COMMAND ${QEMU_RUN} --mode realtime --append-env BOOTARGS
     DEPENDS kernel USES_TERMINAL
     COMMENT "Booting ${BOARD}/${BACKEND} on QEMU in real time, log in run.log")
   # Report of the last run.log (Debian's python3 has matplotlib).
