@@ -3,7 +3,8 @@
  * of armed timers; one condition variable (CLOCK_MONOTONIC) is signalled
  * at every wake and task end. A task is a detached thread that marks
  * itself done, under the lock, as its last act, so a cancel is only ever
- * sent to a live thread. One timer thread serves the armed timers. */
+ * sent to a live thread, and only while the task object is still its
+ * own (struct task.thread). One timer thread serves the armed timers. */
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -63,13 +64,17 @@ static int wait_until(pthread_cond_t *cv, uint64_t deadline_ns)
 }
 
 /* A task's thread, last (task_main's cleanup handler, cancelled or not):
- * the task is done, and waiters (task_kill) learn it. */
+ * the task is done, and waiters (task_kill) learn it; unless *t already
+ * names a new task (the owner may reuse the object, or clear it, once
+ * the entry has returned: this thread is then no longer its task). */
 static void task_done(void *arg)
 {
     struct task *t = arg;
     lock_shim();
-    t->state = TASK_DONE;
-    pthread_cond_broadcast(&changed);
+    if (pthread_equal(t->thread, pthread_self())) {
+        t->state = TASK_DONE;
+        pthread_cond_broadcast(&changed);
+    }
     pthread_mutex_unlock(&lock);
 }
 

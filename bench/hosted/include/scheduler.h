@@ -28,7 +28,8 @@ struct task {
     const char *name;
     void (*entry)(void *);
     void *arg;
-    pthread_t thread;            /* detached; valid while state != TASK_DONE */
+    pthread_t thread;            /* detached; valid while state != TASK_DONE, and
+                                    the task's while it does not name another */
     uint8_t state;               /* under the shim's lock */
     bool queued;                 /* a wake came since the task last blocked */
 };
