@@ -127,7 +127,9 @@ static const char *cnt2(char *buf, size_t n, enum cpu_counter c, uint64_t v)
 }
 
 /* Section task: one `diag=s41-valid` line, with the platform's further
- * CPU figures of the round (cpu_print_window) at its end. */
+ * CPU figures of the round (cpu_print_window) at its end. V(i): the i-th
+ * field's buffer. */
+#define V(i) v[i], sizeof v[i]
 static void print_round(unsigned size, unsigned round, uint64_t expected,
                         const struct s41_round *r)
 {
@@ -144,22 +146,24 @@ static void print_round(unsigned size, unsigned round, uint64_t expected,
            "isr_instret=%s idle_instret=%s idle_cycles=%s wire_model_instret=%s "
            "wire_model_cycles=%s instructions_per_byte_excl_model=%s rx_instret=%s",
            size, round, U(r->completed), U(expected), r->reset_rc,
-           cnt(v[0], 24, I, cpu_insns(busy_counts(&r->a))),
-           cnt(v[1], 24, I, cpu_insns(busy_counts(&r->b))), cnt(v[2], 24, I, di),
-           cnt2(v[3], 24, I, f.ipb), cnt(v[4], 24, I, f.ipw),
-           cnt(v[5], 24, I, r->b.instret - r->a.instret), cnt(v[6], 24, C, r->b.cycles - r->a.cycles),
-           cnt2(v[7], 24, C, f.cpb), r->drain_rc, (unsigned long)r->drain.errors,
+           cnt(V(0), I, cpu_insns(busy_counts(&r->a))),
+           cnt(V(1), I, cpu_insns(busy_counts(&r->b))), cnt(V(2), I, di),
+           cnt2(V(3), I, f.ipb), cnt(V(4), I, f.ipw),
+           cnt(V(5), I, r->b.instret - r->a.instret),
+           cnt(V(6), C, r->b.cycles - r->a.cycles),
+           cnt2(V(7), C, f.cpb), r->drain_rc, (unsigned long)r->drain.errors,
            (unsigned long)r->writes, (unsigned long)r->tx.short_writes, r->tx.err,
            bench_milli(dur, sizeof dur, (r->b.ns - r->a.ns) / 1000),
-           div2(util, sizeof util, f.util, 100), cnt(v[8], 24, I, ACCT_INSNS(r, acct.tasks)),
-           cnt(v[9], 24, I, ACCT_INSNS(r, acct.isr)), cnt(v[10], 24, I, ACCT_INSNS(r, acct.idle)),
-           cnt(v[11], 24, C, r->b.acct.idle.cycles - r->a.acct.idle.cycles),
-           cnt(v[12], 24, I, r->b.wire.instret - r->a.wire.instret),
-           cnt(v[13], 24, C, r->b.wire.cycles - r->a.wire.cycles),
-           cnt2(v[14], 24, I, f.ipb_excl), cnt(v[15], 24, I, ACCT_INSNS(r, acct.rx)));
+           div2(util, sizeof util, f.util, 100), cnt(V(8), I, ACCT_INSNS(r, acct.tasks)),
+           cnt(V(9), I, ACCT_INSNS(r, acct.isr)), cnt(V(10), I, ACCT_INSNS(r, acct.idle)),
+           cnt(V(11), C, r->b.acct.idle.cycles - r->a.acct.idle.cycles),
+           cnt(V(12), I, r->b.wire.instret - r->a.wire.instret),
+           cnt(V(13), C, r->b.wire.cycles - r->a.wire.cycles),
+           cnt2(V(14), I, f.ipb_excl), cnt(V(15), I, ACCT_INSNS(r, acct.rx)));
     cpu_print_window(&r->a.acct, &r->b.acct);
     printf("\n");
 }
+#undef V
 
 /* Section task: where round r's instructions went, for a design with CPU
  * sub-accounts (uart_be_phases): each of them, the interrupt handlers,
