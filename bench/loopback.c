@@ -3,6 +3,7 @@
  * console: patterned bytes written in FIFO-sized chunks and read back,
  * CRC-32 on both sides; and a deliberate RX overrun through the same
  * loopback. Used by S31 and by the loopback self-tests. */
+#include <errno.h>
 #include <fcntl.h>
 #include "bench.h"
 #include "clock.h"
@@ -88,6 +89,7 @@ int uart_loopback_run(uint32_t bytes, uint32_t seed, struct uart_loopback_result
     discard_input(nb);
     uint64_t t0 = clock_now_ns();
     int rc = loopback(fd, 1);
+    r->loopback_errno = rc ? errno : 0;
     while (!rc && r->sent < bytes) {
         uint32_t n = bytes - r->sent < LB_CHUNK ? bytes - r->sent : LB_CHUNK;
         pattern_fill(out, n, seed, r->sent);

@@ -305,13 +305,15 @@ static enum bench_status final_status(const struct bench_section *s, enum bench_
     return st;
 }
 
-/* Main task: `  section=Sxx status= [reason=] elapsed_ms= foreign_rx_*=`. */
+/* Main task: `  section=Sxx status= [reason=] elapsed_ms= foreign_rx_*=`
+ * (a SKIPPED section's reason when it gave one, bench_skip). */
 static void print_status(const struct bench_section *s, enum bench_status st, uint64_t dt,
                          const struct bench_foreign *f)
 {
     const char *reason = st == BENCH_FAIL      ? (bench.reason[0] ? bench.reason : "unspecified")
                          : st == BENCH_TIMEOUT ? "deadline"
                          : st == BENCH_INVALID ? "foreign-rx"
+                         : st == BENCH_SKIPPED && bench.reason[0] ? bench.reason
                                                : 0;
     printf("  section=%s status=%s%s%s elapsed_ms=%llu.%03llu foreign_rx_bytes=%llu", s->id,
            status_names[st], reason ? " reason=" : "", reason ? reason : "",

@@ -1,18 +1,11 @@
-/* S00: everything needed to reproduce and label the run. */
+/* S00: everything needed to reproduce and label the run: the platform's
+ * lines (bench_manifest_platform: the board or the OS, the driver, the
+ * line, the CPU), then the suite's (the sections selected, the scale, the
+ * line the figures are taken against, every section's parameters). */
 #include <stdio.h>
-#include <string.h>
 #include "bench.h"
-#include "board_info.h"
-#include "cpu_acct.h"
-#include "csr.h"
 #include "harts.h"
-#include "kernel.h"
 #include "params.h"
-#include "timer.h"
-#include "oppoint.h"
-#include "uart_backend.h"
-#include "version.h"
-#include "wire_model.h"
 
 /* s00_manifest: the sections this run runs and those it skips (boot
  * argument sections=). */
@@ -47,59 +40,13 @@ static void print_list(const char *key, const unsigned *v, size_t n)
 /* Boot task. */
 enum bench_status s00_manifest(void)
 {
-    char mode[16];
-    struct uart_info info;
-
-    uart_be_info(&info);
-    const struct uart_cfg *u = info.cfg;
-    uint64_t real = uart_real_baud_milli(u);
-
-    printf("  version=%s\n", UARTBENCH_VERSION);
-    printf("  board=%s\n", board.name);
-    printf("  backend=%s\n", UARTBENCH_BACKEND);
-    printf("  privilege=%s\n", PRIV_NAME);
-    printf("  isa=rv64imac\n");
-    printf("  timebase_hz=%llu timer=%s\n", (unsigned long long)board.timebase_hz,
-           timer_hw_name());
-    printf("  uart_base=0x%08lx uart_irq=%lu uart_reg_shift=%u uart_io_width=%u uart_dw_apb=%d "
-           "uart_ip=%s engine=%s\n", (unsigned long)u->base, (unsigned long)board.uart_irq,
-           u->reg_shift, u->io_width, strcmp(info.ip, "dw-apb") == 0, info.ip, info.engine);
-    printf("  fifo_depth=%u fifo_depth_source=%s\n", info.fifo_depth, info.fifo_source);
-    printf("  baud=%lu uart_clock_hz=%lu divisor=%lu baud_real=%llu.%03llu\n",
-           (unsigned long)u->baud, (unsigned long)u->clock_hz,
-           (unsigned long)uart_divisor(u), (unsigned long long)(real / 1000),
-           (unsigned long long)(real % 1000));
-    struct wire_stats w;
-    wire_model_stats(&w);
-    if (w.baud) {
-        const struct peer_point *pp = oppoint_peer();
-        printf("  wire_model=%llu/%llu wire_source=%s\n", (unsigned long long)w.baud,
-               (unsigned long long)w.fifo, oppoint_source());
-        printf("  wire_rx_trigger=%u peer=", (unsigned)u->rx_trigger);
-        if (pp->mode == PEER_BURST)
-            printf("burst:%lu:%lluns\n", (unsigned long)pp->burst,
-                   (unsigned long long)pp->period_ns);
-        else
-            printf("%s\n", pp->mode == PEER_OFF ? "off" : "stream");
-    } else
-        printf("  wire_model=off\n");
-    if (!bootarg("qemu_mode", mode, sizeof mode))
-        snprintf(mode, sizeof mode, "%s", board.test_device ? "unknown" : "none");
-    printf("  qemu_mode=%s\n", mode);
-    struct cpu_clock clk = cpu_clock();
-    printf("  cpu_hz=%llu cpu_hz_source=%s cycles_unit=%s instret_exact=%d\n",
-           (unsigned long long)clk.hz, clk.source, clk.cycles_unit, cpu_instret_exact);
-    if (board.qemu && cpu_instret_exact)
-        printf("  icount_shift=%u\n", cpu_instret_shift);
-    else
-        printf("  icount_shift=none\n");
+    bench_manifest_platform();
     print_selection();
     printf("  bench_scale=%s iters=%u rounds=%u s43_groups=%u s43_samples=%u\n",
            bench.quick ? "quick" : "full", bench.iters, bench.rounds, bench.groups,
            bench.samples);
     printf("  line_baud_milli=%llu char_ns=%llu\n", (unsigned long long)bench.baud_milli,
            (unsigned long long)bench.char_ns);
-    printf("  device=/dev/console timer_source=CLOCK_MONOTONIC instret_source=rdinstret\n");
     print_list("tx_throughput_sizes", bench_tx_sizes, BENCH_NELEM(bench_tx_sizes));
     print_list(" tx_break_even_sizes", bench_break_even_sizes,
                BENCH_NELEM(bench_break_even_sizes));

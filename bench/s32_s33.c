@@ -169,9 +169,9 @@ static enum bench_status rx_report(const char *tag, struct rx_run *r)
  * wire_peer_start), with the reason. */
 static enum bench_status no_peer(const char *tag, int rc)
 {
-    printf("  diag=%s-skip reason=%s\n", tag,
-           rc == -ENODEV ? "no-wire-model" : rc == -ENOTCONN ? "peer-off" : "peer-busy");
-    return BENCH_SKIPPED;
+    const char *why = rc == -ENODEV ? "no-wire-model" : rc == -ENOTCONN ? "peer-off" : "peer-busy";
+    printf("  diag=%s-skip reason=%s\n", tag, why);
+    return bench_skip(why);
 }
 
 /* Section task: a quiet line to start from: the log drained, RX empty. */

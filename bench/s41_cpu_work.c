@@ -9,7 +9,9 @@
  * instret figure is in instructions (cpu_insns: QEMU -icount shift=N
  * counts 2^N per instruction). The model is simulation overhead,
  * so `_excl_model` figures subtract it. One payload witness per size
- * covers all its rounds; the round lines are printed after it. */
+ * covers all its rounds; the round lines are printed after it. Where a
+ * counter does not count (cpu_counter_missing: Linux refusing a perf
+ * event), the figures from it print `not-available`. */
 #include <stdio.h>
 #include "bench.h"
 #include "clock.h"
@@ -95,7 +97,7 @@ struct s41_fig {
 static struct s41_fig figures(const struct s41_round *r)
 {
     uint64_t di = cpu_insns(busy_counts(&r->b) - busy_counts(&r->a));
-    uint64_t dc = r->b.cycles - r->a.cycles, idle = r->b.acct.idle.cycles - r->a.acct.idle.cycles;
+    uint64_t dc = r->b.cycles - r->a.cycles;
     uint64_t model = r->b.wire.instret - r->a.wire.instret, bytes = r->completed;
     struct s41_fig f = { 0 };
     if (bytes) {
@@ -104,37 +106,64 @@ static struct s41_fig figures(const struct s41_round *r)
         f.ipb_excl = (di > model ? di - model : 0) * 100 / bytes;
     }
     f.ipw = r->writes ? di / r->writes : 0;
-    f.util = dc ? (dc > idle ? dc - idle : 0) * 10000 / dc : 0;
+    f.util = cpu_busy_ppm(&r->a.acct, &r->b.acct, dc) / 100;
     return f;
 }
 
-/* Section task: one `diag=s41-valid` line. */
+/* Section task: a whole figure v of counter c, or `not-available` where
+ * that counter does not count (cpu_counter_missing). */
+static const char *cnt(char *buf, size_t n, enum cpu_counter c, uint64_t v)
+{
+    if (cpu_counter_missing(c))
+        return "not-available";
+    snprintf(buf, n, "%llu", U(v));
+    return buf;
+}
+
+/* Section task: the same for a figure in hundredths, "x.yy". */
+static const char *cnt2(char *buf, size_t n, enum cpu_counter c, uint64_t v)
+{
+    return cpu_counter_missing(c) ? "not-available" : div2(buf, n, v, 100);
+}
+
+/* Section task: one `diag=s41-valid` line, with the platform's further
+ * CPU figures of the round (cpu_print_window) at its end. V(i): the i-th
+ * field's buffer. */
+#define V(i) v[i], sizeof v[i]
 static void print_round(unsigned size, unsigned round, uint64_t expected,
                         const struct s41_round *r)
 {
+    const enum cpu_counter I = CPU_COUNTER_INSTRET, C = CPU_COUNTER_CYCLES;
     struct s41_fig f = figures(r);
-    char ipb[24], cpb[24], util[24], excl[24], dur[24];
+    char v[16][24], util[24], dur[24];
     uint64_t di = cpu_insns(busy_counts(&r->b) - busy_counts(&r->a));
 
     printf("  diag=s41-valid size=%u round=%u completed=%llu expected=%llu reset_rc=%d "
-           "instret_begin=%llu instret_end=%llu instret_delta=%llu instructions_per_byte=%s "
-           "instructions_per_write=%llu rdinstret_delta=%llu cycles_delta=%llu "
+           "instret_begin=%s instret_end=%s instret_delta=%s instructions_per_byte=%s "
+           "instructions_per_write=%s rdinstret_delta=%s cycles_delta=%s "
            "cycles_per_byte=%s drain_rc=%d drain_errors=%lu logical_writes=%lu "
-           "short_writes=%lu write_rc=%d duration_ms=%s cpu_util_pct=%s task_instret=%llu "
-           "isr_instret=%llu idle_instret=%llu idle_cycles=%llu wire_model_instret=%llu "
-           "wire_model_cycles=%llu instructions_per_byte_excl_model=%s rx_instret=%llu\n",
-           size, round, U(r->completed), U(expected), r->reset_rc, U(cpu_insns(busy_counts(&r->a))),
-           U(cpu_insns(busy_counts(&r->b))), U(di), div2(ipb, sizeof ipb, f.ipb, 100), U(f.ipw),
-           U(r->b.instret - r->a.instret), U(r->b.cycles - r->a.cycles),
-           div2(cpb, sizeof cpb, f.cpb, 100), r->drain_rc, (unsigned long)r->drain.errors,
+           "short_writes=%lu write_rc=%d duration_ms=%s cpu_util_pct=%s task_instret=%s "
+           "isr_instret=%s idle_instret=%s idle_cycles=%s wire_model_instret=%s "
+           "wire_model_cycles=%s instructions_per_byte_excl_model=%s rx_instret=%s",
+           size, round, U(r->completed), U(expected), r->reset_rc,
+           cnt(V(0), I, cpu_insns(busy_counts(&r->a))),
+           cnt(V(1), I, cpu_insns(busy_counts(&r->b))), cnt(V(2), I, di),
+           cnt2(V(3), I, f.ipb), cnt(V(4), I, f.ipw),
+           cnt(V(5), I, r->b.instret - r->a.instret),
+           cnt(V(6), C, r->b.cycles - r->a.cycles),
+           cnt2(V(7), C, f.cpb), r->drain_rc, (unsigned long)r->drain.errors,
            (unsigned long)r->writes, (unsigned long)r->tx.short_writes, r->tx.err,
            bench_milli(dur, sizeof dur, (r->b.ns - r->a.ns) / 1000),
-           div2(util, sizeof util, f.util, 100),
-           U(ACCT_INSNS(r, acct.tasks)), U(ACCT_INSNS(r, acct.isr)), U(ACCT_INSNS(r, acct.idle)),
-           U(r->b.acct.idle.cycles - r->a.acct.idle.cycles),
-           U(r->b.wire.instret - r->a.wire.instret), U(r->b.wire.cycles - r->a.wire.cycles),
-           div2(excl, sizeof excl, f.ipb_excl, 100), U(ACCT_INSNS(r, acct.rx)));
+           div2(util, sizeof util, f.util, 100), cnt(V(8), I, ACCT_INSNS(r, acct.tasks)),
+           cnt(V(9), I, ACCT_INSNS(r, acct.isr)), cnt(V(10), I, ACCT_INSNS(r, acct.idle)),
+           cnt(V(11), C, r->b.acct.idle.cycles - r->a.acct.idle.cycles),
+           cnt(V(12), I, r->b.wire.instret - r->a.wire.instret),
+           cnt(V(13), C, r->b.wire.cycles - r->a.wire.cycles),
+           cnt2(V(14), I, f.ipb_excl), cnt(V(15), I, ACCT_INSNS(r, acct.rx)));
+    cpu_print_window(&r->a.acct, &r->b.acct);
+    printf("\n");
 }
+#undef V
 
 /* Section task: where round r's instructions went, for a design with CPU
  * sub-accounts (uart_be_phases): each of them, the interrupt handlers,
@@ -164,7 +193,7 @@ static void print_summary(unsigned size, const struct s41_round *r, const bool *
 {
     uint64_t v[5][S41_ROUNDS_MAX], m[5];
     unsigned k = 0;
-    char a[24], c[24], u[24], e[24];
+    char a[24], w[24], c[24], u[24], e[24];
 
     for (unsigned i = 0; i < n; i++) {
         if (!valid[i])
@@ -180,10 +209,11 @@ static void print_summary(unsigned size, const struct s41_round *r, const bool *
     for (int j = 0; j < 5; j++)
         m[j] = stats_median(v[j], k);
     printf("  diag=s41-summary size=%u valid_rounds=%u median_instructions_per_byte=%s "
-           "median_instructions_per_write=%llu median_cycles_per_byte=%s median_cpu_util_pct=%s "
+           "median_instructions_per_write=%s median_cycles_per_byte=%s median_cpu_util_pct=%s "
            "median_instructions_per_byte_excl_model=%s median_rule=mean-of-middle-pair\n",
-           size, k, div2(a, sizeof a, m[0], 100), U(m[1]), div2(c, sizeof c, m[2], 100),
-           div2(u, sizeof u, m[3], 100), div2(e, sizeof e, m[4], 100));
+           size, k, cnt2(a, sizeof a, CPU_COUNTER_INSTRET, m[0]),
+           cnt(w, sizeof w, CPU_COUNTER_INSTRET, m[1]), cnt2(c, sizeof c, CPU_COUNTER_CYCLES, m[2]),
+           div2(u, sizeof u, m[3], 100), cnt2(e, sizeof e, CPU_COUNTER_INSTRET, m[4]));
 }
 
 /* Section task: all rounds of one size; true if every round was valid. */
@@ -238,9 +268,9 @@ enum bench_status s41_cpu_work(void)
 {
     bool ok = true;
 
-    printf("  s41-method instret=rdinstret-minus-idle-and-rx-instret cycles=rdcycle "
-           "cpu_util=non-idle-cycles/window excl_model=minus-wire-model-instret "
-           "instret_scale=%u\n", 1U << cpu_instret_shift);
+    printf("  s41-method instret=%s cycles=%s cpu_util=%s excl_model=minus-wire-model-instret "
+           "instret_scale=%u\n", CPU_INSTRET_METHOD, CPU_CYCLES_METHOD, CPU_UTIL_METHOD,
+           1U << cpu_instret_shift);
     for (unsigned i = 0; i < BENCH_NELEM(bench_tx_sizes); i++)
         ok = run_size(bench_tx_sizes[i]) && ok;
     return ok ? BENCH_PASS : bench_fail("round-invalid");

@@ -29,7 +29,8 @@ struct s42_work {
 };
 
 struct s42_round {
-    uint64_t completed, write_ns, drain_ns, total_ns, iters, cycles, idle_cycles;
+    uint64_t completed, write_ns, drain_ns, total_ns, iters, cycles, busy_ppm;
+    struct cpu_totals a, b;           /* the CPU accounts at the round's ends */
     struct bench_tx tx;
     struct bench_drain drain;
 };
@@ -90,10 +91,8 @@ static const char *div4(char *buf, size_t n, uint64_t a, uint64_t b)
 /* Section task: one round: compute window + writes + drain + wait. */
 static void run_round(struct s42_round *r, uint64_t window, const uint8_t *p, uint32_t *crc)
 {
-    struct cpu_totals a, b;
-
     *r = (struct s42_round){ 0 };
-    cpu_acct_read(&a);
+    cpu_acct_read(&r->a);
     uint64_t c0 = rdcycle(), t0 = clock_now_ns();
     start_compute(t0 + window);
     for (unsigned i = 0; i < bench.iters && !bench_write_full(p, S42_PAYLOAD, &r->tx); i++)
@@ -103,37 +102,39 @@ static void run_round(struct s42_round *r, uint64_t window, const uint8_t *p, ui
     uint64_t t2 = clock_now_ns();
     wait_compute();
     uint64_t t3 = clock_now_ns(), c1 = rdcycle();
-    cpu_acct_read(&b);
+    cpu_acct_read(&r->b);
     r->write_ns = t1 - t0;
     r->drain_ns = t2 - t1;
     r->total_ns = t3 - t0;
     r->iters = work.iters;
     r->cycles = c1 - c0;
-    r->idle_cycles = b.idle.cycles - a.idle.cycles;
+    r->busy_ppm = cpu_busy_ppm(&r->a, &r->b, r->cycles);
     *crc = tx_crc_repeat(*crc, p, S42_PAYLOAD, r->tx.written);
 }
 
-/* Section task: `diag=<tag>` line of one round; true if it completed. */
+/* Section task: `diag=<tag>` line of one round, with the platform's
+ * further CPU figures (cpu_print_window) at its end; true if it completed. */
 static bool print_round(const char *tag, unsigned round, const struct s42_round *r,
                         uint64_t idle_iters, uint64_t line_ns)
 {
     uint64_t expected = (uint64_t)S42_PAYLOAD * bench.iters;
     bool byte_ok = r->completed == expected && !r->tx.err, drain_ok = !r->drain.errors;
-    uint64_t busy = r->cycles > r->idle_cycles ? r->cycles - r->idle_cycles : 0;
     char wr[24], fd[24], tot[24], ratio[24], eff[24], util[24];
 
     printf("  diag=%s round=%u completion=%s byte_ok=%d drain_ok=%d completed=%llu expected=%llu "
            "write_return_us=%s useful_iters=%llu final_drain_ms=%s total_duration_ms=%s "
            "total_over_line_ratio=%s overlap_efficiency=%s drain_errors=%lu cpu_util_pct=%s "
-           "write_rc=%d useful_work_per_ms=%llu\n",
+           "write_rc=%d useful_work_per_ms=%llu",
            tag, round, byte_ok && drain_ok ? "PASS" : "FAIL", byte_ok, drain_ok,
            U(r->completed), U(expected), bench_milli(wr, sizeof wr, r->write_ns),
            U(r->iters), bench_milli(fd, sizeof fd, r->drain_ns / 1000),
            bench_milli(tot, sizeof tot, r->total_ns / 1000),
            bench_milli(ratio, sizeof ratio, line_ns ? r->total_ns * 1000 / line_ns : 0),
            div4(eff, sizeof eff, r->iters, idle_iters), (unsigned long)r->drain.errors,
-           bench_milli(util, sizeof util, r->cycles ? busy * 100000 / r->cycles : 0), r->tx.err,
+           bench_milli(util, sizeof util, r->busy_ppm / 10), r->tx.err,
            U(r->total_ns ? r->iters * 1000000 / r->total_ns : 0));
+    cpu_print_window(&r->a, &r->b);
+    printf("\n");
     return byte_ok && drain_ok;
 }
 

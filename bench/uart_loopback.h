@@ -11,6 +11,8 @@ struct uart_loopback_result {
     uint32_t crc_tx, crc_rx;
     uint64_t elapsed_ns;
     uint64_t rx_dropped, rx_overruns;   /* counter deltas (async only) */
+    int loopback_errno;                 /* 0, or why the loopback would not switch on
+                                           (ENOTTY: the UART has none) */
 };
 
 /* Any task: send bytes through loopback and read them back. Output of

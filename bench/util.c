@@ -1,5 +1,7 @@
-/* Shared helpers of the sections: full writes, drains, payloads and
- * their witnesses, raw sample lines and the original's summary lines. */
+/* Shared helpers of the sections: full writes, drains, payloads, raw
+ * sample lines and the original's summary lines. The payload witness's
+ * markers are the platform's (bench_payload_begin/end: bench/kernel_seam.c,
+ * bench/hosted/witness.c). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -33,6 +35,14 @@ enum bench_status bench_fail(const char *fmt, ...)
         va_end(ap);
     }
     return BENCH_FAIL;
+}
+
+/* Section task. */
+enum bench_status bench_skip(const char *reason)
+{
+    if (!bench.reason[0])
+        snprintf(bench.reason, sizeof bench.reason, "%s", reason);
+    return BENCH_SKIPPED;
 }
 
 /* Section task. */
@@ -76,21 +86,6 @@ int bench_drain(struct bench_drain *d)
     d->errors++;
     d->last_errno = errno;
     return -d->last_errno;
-}
-
-/* Section task: the marker goes out and drains before timing starts. */
-void bench_payload_begin(const char *tag)
-{
-    printf("  payload-begin=%s\n", tag);
-    console_flush();
-    tcdrain(bench.fd);
-}
-
-/* Section task: ends the payload line, then the witness. */
-void bench_payload_end(const char *tag, uint64_t bytes, uint32_t crc)
-{
-    printf("\n  payload-end=%s bytes=%llu crc32=0x%08lx\n", tag, (unsigned long long)bytes,
-           (unsigned long)crc);
 }
 
 /* Section task: pattern bytes, regenerated only when the seed changes. */

@@ -55,6 +55,10 @@ uint64_t bench_line_ns(uint64_t bytes);
  * `write-errno-5`, printf format; the first reason given wins). Returns
  * BENCH_FAIL. */
 enum bench_status bench_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Section task: the running section is SKIPPED for reason (a token such
+ * as `no-wire-model`, printed on its status line; the first reason given,
+ * by bench_fail too, wins). Returns BENCH_SKIPPED. */
+enum bench_status bench_skip(const char *reason);
 
 /* What a section's writes did: bytes accepted, retried short writes (legal
  * POSIX behaviour, counted, not an error), the first error: 0, the errno
@@ -71,10 +75,19 @@ int bench_drain(struct bench_drain *d);
 /* Section task: PASS, or FAIL with the reason of the first write error
  * (write-errno-N, write-no-progress) or drain error (drain-errno-N). */
 enum bench_status bench_tx_status(const struct bench_tx *t, const struct bench_drain *d);
-/* Section task: payload witness: begin marker line; end marker with the
- * byte count and CRC-32 of what was written in between. */
+/* The platform seam: what the kernel build (bench/kernel_seam.c) and the
+ * hosted Linux build (bench/hosted/) each provide to the sections. */
+/* Section task: payload witness: begin marker line, drained before the
+ * caller's timing starts; end marker with the byte count and CRC-32 of
+ * what was written in between. The markers frame the payload on the wire
+ * (kernel: the log is the wire; hosted: on the tty, and in the log
+ * without the payload). */
 void bench_payload_begin(const char *tag);
 void bench_payload_end(const char *tag, uint64_t bytes, uint32_t crc);
+/* S00 (section task): the manifest lines that describe the platform (the
+ * board or the OS, the driver, the line, the CPU clock and counters);
+ * s00_manifest prints the suite's own after them. */
+void bench_manifest_platform(void);
 /* Section task: a pattern payload of n bytes (n <= BENCH_PAYLOAD_MAX). */
 #define BENCH_PAYLOAD_MAX 4096
 const uint8_t *bench_payload(size_t n, uint32_t seed);

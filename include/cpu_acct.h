@@ -80,6 +80,41 @@ _Static_assert(offsetof(struct cpu_acct, cycles) == CPU_ACCT_CYCLES &&
                offsetof(struct cpu_acct_now, fix) == CPU_ACCT_NOW_FIX,
                "cpu_acct layout used by trap.S");
 
+/* What S41's figures come from (its s41-method line): the instructions,
+ * the cycles, and the CPU's share of a window (cpu_busy_ppm). */
+#define CPU_INSTRET_METHOD "rdinstret-minus-idle-and-rx-instret"
+#define CPU_CYCLES_METHOD  "rdcycle"
+#define CPU_UTIL_METHOD    "non-idle-cycles/window"
+
+enum cpu_counter { CPU_COUNTER_INSTRET, CPU_COUNTER_CYCLES };
+
+/* Any task (S41): why counter c does not count here (an errno name, the
+ * field then prints `not-available`), or NULL: rdinstret and rdcycle
+ * always count on the kernel. */
+static inline const char *cpu_counter_missing(enum cpu_counter c)
+{
+    (void)c;
+    return 0;
+}
+
+/* Any task (S41, S42): the share of a window the CPU worked, in
+ * millionths: the window's cycles (its rdcycle delta) outside the idle
+ * account, from the accounts a at its start and b at its end. */
+static inline uint64_t cpu_busy_ppm(const struct cpu_totals *a, const struct cpu_totals *b,
+                                    uint64_t cycles)
+{
+    uint64_t idle = b->idle.cycles - a->idle.cycles;
+    return cycles > idle ? (uint64_t)((unsigned __int128)(cycles - idle) * 1000000U / cycles) : 0;
+}
+
+/* Any task (S41, S42): a platform's further CPU figures of a window, as
+ * ` key=value` tokens at the end of the caller's line: none here. */
+static inline void cpu_print_window(const struct cpu_totals *a, const struct cpu_totals *b)
+{
+    (void)a;
+    (void)b;
+}
+
 /* The CPU clock: instructions (QEMU -icount) or cycles per second, 0 when
  * unknown; where it comes from; what rdcycle counts. */
 struct cpu_clock {

@@ -1,6 +1,7 @@
 # Static analysis of the image sources: cppcheck and clang-tidy over every
 # .c file under src/ (src/arch included) and bench/, for two real image
-# configurations. Included from tests/robust/CMakeLists.txt in the host
+# configurations, and of the Linux platform shim (bench/hosted/) for the
+# host it builds on. Included from tests/robust/CMakeLists.txt in the host
 # build, where it registers the CTest entries robust.cppcheck and
 # robust.clang_tidy; CTest runs this same file in script mode (cmake -P),
 # which globs the sources at test time (a file added later is analysed
@@ -10,6 +11,8 @@
 # see CMakeLists.txt, scripts/image.cmake and boards/*/board.cmake):
 #   qemu-virt: PRIV_S, wire model 115200/16, async backend, NS16550A lower half
 #   d1:        PRIV_M, no wire model, console backend, DW APB lower half
+#   hosted:    bench/hosted/*.c only, with the host's C library and the
+#              shim's headers first (bench/hosted/CMakeLists.txt)
 # version.h, generated at build time, is replaced by a stub.
 #
 # Suppressions: each one is justified where it is, either below (a whole
@@ -20,7 +23,13 @@ if(CMAKE_SCRIPT_MODE_FILE)
   # ---- script mode: cmake -DSTATIC_TOOL=... -DSTATIC_EXE=... -DSRC=...
   #      -DOUT=... -P static.cmake
   file(GLOB_RECURSE _files LIST_DIRECTORIES false ${SRC}/src/*.c ${SRC}/bench/*.c)
+  list(FILTER _files EXCLUDE REGEX "/bench/hosted/")
   list(SORT _files)
+  file(GLOB _files_hosted LIST_DIRECTORIES false ${SRC}/bench/hosted/*.c)
+  list(SORT _files_hosted)
+  set(_files_qemu-virt ${_files})
+  set(_files_d1 ${_files})
+  list(APPEND _files ${_files_hosted})
   list(LENGTH _files _nfiles)
   if(_nfiles EQUAL 0)
     message(FATAL_ERROR "static analysis: no .c files under ${SRC}/src and ${SRC}/bench")
@@ -35,9 +44,17 @@ if(CMAKE_SCRIPT_MODE_FILE)
       "-DUARTBENCH_BOARD=\"d1\"" "-DUARTBENCH_BACKEND=\"console\"" -DBACKEND_CONSOLE=1
       "-DUART_LOWER_HEADER=\"lower_dw_apb.h\"" -I${SRC}/src/drivers/uart
       -I${SRC}/include -I${OUT}/generated -I${SRC}/boards/d1)
+  set(_cfg_hosted -D_GNU_SOURCE -I${SRC}/bench/hosted/include -I${SRC}/include
+      -I${OUT}/generated)
+  # clang-tidy's target: the image's (riscv64, picolibc), or the host's.
+  set(_target --target=riscv64-unknown-elf -march=rv64imac -mabi=lp64 -mcmodel=medany
+      -ffreestanding -isystem ${PICOLIBC_INCLUDE})
+  set(_target_qemu-virt ${_target})
+  set(_target_d1 ${_target})
+  set(_target_hosted "")
 
   set(_failed "")
-  foreach(_cfg qemu-virt d1)
+  foreach(_cfg qemu-virt d1 hosted)
     if(STATIC_TOOL STREQUAL "cppcheck")
       # --platform=unix64: the sizes of rv64 lp64 (long and pointers 64 bits).
       # No system include directory: cppcheck models the C library from its
@@ -50,7 +67,7 @@ if(CMAKE_SCRIPT_MODE_FILE)
                 --error-exitcode=1 --inline-suppr --std=c11 --platform=unix64 -q
                 --suppress=missingIncludeSystem
                 "--template={file}:{line}:{column}: {severity}: {message} [{id}]"
-                ${_cfg_${_cfg}} ${_files}
+                ${_cfg_${_cfg}} ${_files_${_cfg}}
         RESULT_VARIABLE _rc)
       if(NOT _rc EQUAL 0)
         list(APPEND _failed "cppcheck (${_cfg})")
@@ -64,13 +81,12 @@ if(CMAKE_SCRIPT_MODE_FILE)
       # translation units), never when the file is analysed alone.
       # -Wno-unknown-attributes: the image is built by gcc, and gcc-only
       # attributes (noipa) are unknown to clang, not a finding.
-      foreach(_f IN LISTS _files)
+      foreach(_f IN LISTS _files_${_cfg})
         execute_process(
           COMMAND ${STATIC_EXE} --quiet --config-file=${TIDY_CONFIG}
                   "--header-filter=^${SRC}/(include|src|bench|boards)/" ${_f}
-                  -- --target=riscv64-unknown-elf -march=rv64imac -mabi=lp64
-                  -mcmodel=medany -ffreestanding -Wall -Wextra -Wno-unknown-attributes
-                  -isystem ${PICOLIBC_INCLUDE} ${_cfg_${_cfg}}
+                  -- ${_target_${_cfg}} -Wall -Wextra -Wno-unknown-attributes
+                  ${_cfg_${_cfg}}
           RESULT_VARIABLE _rc)
         if(NOT _rc EQUAL 0)
           file(RELATIVE_PATH _rel ${SRC} ${_f})
@@ -83,7 +99,7 @@ if(CMAKE_SCRIPT_MODE_FILE)
     string(REPLACE ";" "\n  " _failed "${_failed}")
     message(FATAL_ERROR "static analysis findings (see above) in:\n  ${_failed}")
   endif()
-  message(STATUS "${STATIC_TOOL}: ${_nfiles} files, 2 configurations, no findings")
+  message(STATUS "${STATIC_TOOL}: ${_nfiles} files, 3 configurations, no findings")
   return()
 endif()
 

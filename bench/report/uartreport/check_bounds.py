@@ -2,10 +2,13 @@
 
 On a real or modelled line nothing is faster than the line: line rate
 <= 100 %, a write + drain of N bytes >= N character times, the S11 run >=
-its line time. Everywhere: 0 <= overlap efficiency <= 1, instructions per
+its line time. Everywhere: 0 <= overlap efficiency <= 1 (on Linux, whose
+windows are not reproducible, only >= 0), instructions per
 byte > 0, the wire model's cost <= the total, CPU use <= 100 %. Each
 bound allows one unit of the printed figure's last digit (or one timer
-tick for times). Figures of INVALID sections are not held to them.
+tick for times). Figures of INVALID sections are not held to them, nor a
+Linux run on a pty (line=pty) to the line's; a figure of a counter Linux
+refused (`not-available`) is the records check's.
 """
 
 from . import check_expect as expect
@@ -21,10 +24,21 @@ INPUT = {"bytes / elapsed_ns": "elapsed_ns", "bytes_per_s": "bytes_per_s", "kbps
 
 
 def _physical(log):
-    """True when the log ran on a real line or the wire model (QEMU's UART is instant)."""
+    """True when the log ran on a real line or the wire model (QEMU's UART is
+    instant); a Linux run (os=linux) on a serial port's driver (line=serial),
+    not on a pty, which passes bytes at once whatever the baud (line=pty)."""
+    if log.manifest.get("os") == "linux":
+        return log.manifest.get("line") == "serial"
     if log.is_d1():
         return True
     return log.flavor == "ours" and log.manifest.get("wire_model", "off") != "off"
+
+
+def _unphysical_why(log):
+    """Why the line bounds do not apply to a log that _physical() rejects."""
+    if log.manifest.get("os") == "linux":
+        return "line=%s: the tty keeps no line time" % log.manifest.get("line", "?")
+    return "no wire model, QEMU's UART sends at once"
 
 
 def _above(ctx, sid, key, text, limit, what):
@@ -43,8 +57,7 @@ def bounds(ctx):
     if _physical(log):
         _line(ctx, skip)
     else:
-        ctx.note("bounds: line rate and latency bounds not applicable (no wire model, QEMU's "
-                 "UART sends at once)")
+        ctx.note("bounds: line rate and latency bounds not applicable (%s)" % _unphysical_why(log))
     _work(ctx, skip)
     check_rx.bounds(ctx, skip, _above, _physical(log))
 
@@ -104,21 +117,31 @@ def _timed(log, sid, tag, size, values):
 def _work(ctx, skip):
     """Overlap efficiency in [0, 1]; S41 instructions per byte > 0, model <= total."""
     log = ctx.log
+    linux = log.manifest.get("os") == "linux"
+    above_one = []
     if "S42" not in skip:
         for rec in log.records("S42", kind="diag"):
             for key in ("overlap_efficiency", "median_overlap_efficiency"):
                 if rec.get(key) is None:
                     continue
-                _above(ctx, "S42", "%s.%s" % (ident(rec, "round"), key), rec.get(key), 1.0,
+                name = "%s.%s" % (ident(rec, "round"), key)
+                if linux and (rec.num(key) or 0) > 1.0:
+                    above_one.append("%s=%s" % (name, rec.get(key)))
+                    continue
+                _above(ctx, "S42", name, rec.get(key), 1.0,
                        "is above 1.0: more work than the idle calibration")
                 if (rec.num(key) or 0) < 0:
                     ctx.fail("S42", "%s.%s" % (ident(rec, "round"), key), "is negative")
+    if above_one:
+        ctx.note("bounds: S42 %s above 1.0, not held to it on Linux (os=linux: the idle "
+                 "calibration and each round are separate windows of a preemptive system, "
+                 "whose other load on the CPU takes from either)" % ", ".join(above_one))
     if "S41" in skip:
         return
     for rec in log.records("S41", kind="diag"):
         name = ident(rec, "size", "round")
         for key in ("instructions_per_byte", "median_instructions_per_byte"):
-            if rec.get(key) is not None and not (rec.num(key) or 0) > 0:
+            if rec.get(key) not in (None, expect.NOT_AVAILABLE) and not (rec.num(key) or 0) > 0:
                 ctx.fail("S41", "%s.%s" % (name, key), "%s: a transmission costs instructions"
                          % rec.get(key))
         for key in ("cpu_util_pct", "median_cpu_util_pct"):

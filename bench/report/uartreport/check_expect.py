@@ -49,6 +49,21 @@ REQUIRED = {
     "S43": [["p50_ns", "p95_ns", "p99_ns", "max_ns"]],
 }
 
+# S41's figures from each CPU counter: `not-available` where the manifest
+# says counter_<name>=not-available (a Linux run that was refused the perf
+# event; the kernel's counters always count and print no counter_ keys).
+COUNTER_FIELDS = {
+    "instructions": ("instret_begin", "instret_end", "instret_delta", "instructions_delta",
+                     "instructions_per_byte", "instructions_per_write", "rdinstret_delta",
+                     "task_instret", "isr_instret", "idle_instret", "wire_model_instret",
+                     "instructions_per_byte_excl_model", "rx_instret",
+                     "median_instructions_per_byte", "median_instructions_per_write",
+                     "median_instructions_per_byte_excl_model"),
+    "cycles": ("cycles_delta", "cycles_per_byte", "idle_cycles", "wire_model_cycles",
+               "median_cycles_per_byte"),
+}
+NOT_AVAILABLE = "not-available"
+
 MANIFEST_KEYS = ("version", "board", "backend", "privilege", "wire_model", "qemu_mode",
                  "bench_scale", "baud_real", "fifo_depth", "timebase_hz", "line_baud_milli",
                  "char_ns")

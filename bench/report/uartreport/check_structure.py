@@ -6,6 +6,7 @@ check.CHECKS and calls ctx.fail / ctx.note / ctx.na.
 
 from . import check_expect as expect
 from . import check_rx, series
+from .analysis import ident
 
 STATUSES = ("PASS", "FAIL", "TIMEOUT", "SKIPPED", "INVALID")
 CPU_HZ_SOURCES = ("icount", "measured", "unknown")
@@ -218,9 +219,28 @@ def records(ctx):
         if sid in ran and not log.records(sid, kind=kind, tag=tag, **match):
             ctx.fail(sid, "%s=%s%s" % (kind, tag or "", "".join(
                 ",%s=%s" % kv for kv in match.items())), "record missing")
+    _counter_fields(ctx, ran)
     for rec in log.records("S11", kind="diag", tag="s11-txdbg-reset", ioctl_rc="0"):
         for phase in ("enqueue", "final-drain"):
             if "S11" in ran and not log.records("S11", kind="diag", tag="s11-txdbg",
                                                 phase=phase, size=rec.get("size")):
                 ctx.fail("S11", "s11-txdbg(phase=%s,size=%s)" % (phase, rec.get("size")),
                          "counters missing although the reset ioctl returned 0")
+
+
+def _counter_fields(ctx, ran):
+    """S41's counter figures: `not-available` exactly where the manifest says
+    Linux refused that counter (counter_<name>=not-available), numbers elsewhere."""
+    man = ctx.log.manifest
+    for name, keys in expect.COUNTER_FIELDS.items():
+        refused = man.get("counter_" + name) == expect.NOT_AVAILABLE
+        for rec in ctx.log.records("S41", kind="diag") if "S41" in ran else ():
+            for key in keys:
+                text = rec.get(key)
+                if text is None or (text == expect.NOT_AVAILABLE) == refused:
+                    continue
+                what = ("%s, but the manifest has counter_%s=%s" % (text, name, man.get(
+                    "counter_" + name, "(none: it counts)"))) if not refused else \
+                    "%s, from a counter the manifest says was refused (counter_%s=%s)" % (
+                        text, name, expect.NOT_AVAILABLE)
+                ctx.fail("S41", "%s.%s" % (ident(rec, "size", "round"), key), what)

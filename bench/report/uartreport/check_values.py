@@ -16,6 +16,8 @@ TPUT = ("S10", "S12", "S13", "S14")
 # Figures that are whole-number arithmetic of whole numbers: no rounding allowed.
 EXACT = ("bytes", "user_bytes", "total_size", "drain_calls", "drains", "expected_bytes",
          "instret_delta")
+# S41's cpu_util_pct as the kernel takes it (its s41-method line's cpu_util=).
+CYCLES_UTIL = "non-idle-cycles/window"
 # Counts of a TX loop that a failed write (write_errno != 0) ends early: at most the figure.
 CUT_BY_ERROR = ("bytes", "user_bytes", "drain_calls")
 
@@ -141,8 +143,9 @@ def arithmetic(ctx):
     log = ctx.log
     ctx.flags("arithmetic")
     extra = _extra(log)
+    cycles_util = _cycles_util(log)
     for sids, kind, tag, flavours, key, formula, how in RULES:
-        if log.flavor not in flavours:
+        if log.flavor not in flavours or key == "cpu_util_pct" and not cycles_util:
             continue
         tags = tag if isinstance(tag, tuple) else (tag,)
         for sid in sids:
@@ -174,6 +177,14 @@ def arithmetic(ctx):
     _s43(ctx)
     if log.flavor == "starryos":
         _starry_line_rate(ctx)
+
+
+def _cycles_util(log):
+    """Whether S41's cpu_util_pct is the kernel's non-idle cycles over the
+    window's (s41-method cpu_util=; older logs print none), and not a Linux
+    process's CPU time over the window's wall time (process-cputime/wall)."""
+    method = log.records("S41", kind="s41-method")
+    return not method or method[0].get("cpu_util", CYCLES_UTIL) == CYCLES_UTIL
 
 
 def _s41_counts(ctx):

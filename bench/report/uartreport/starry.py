@@ -73,11 +73,14 @@ def classify(log):
 
 
 def default_label(log):
-    """Label from the manifest: board/backend/wire-model, or starryos-<target>."""
+    """Label from the manifest: board/backend/wire-model (a Linux run:
+    board/backend/line-<pty|serial>), or starryos-<target>."""
     man = log.manifest
     if log.flavor == "ours":
         parts = [man.get("board", "?"), man.get("backend", "?")]
-        if man.get("wire_model"):
+        if man.get("os") == "linux":
+            parts.append("line-" + man.get("line", "?"))
+        elif man.get("wire_model"):
             parts.append("wire-" + man["wire_model"])
         return "/".join(parts)
     if log.flavor == "starryos":

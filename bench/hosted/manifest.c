@@ -1,0 +1,69 @@
+/* S00's platform lines on Linux (bench.h): the OS, the tty and the line
+ * behind it, the CPU, its counters and where the CPU share comes from,
+ * with the keys the report reads from a kernel log (board, backend,
+ * privilege, wire_model, qemu_mode, baud_real, fifo_depth, timebase_hz,
+ * ...) given their Linux meaning. `line=pty`: a pty keeps no line time,
+ * it passes bytes at once whatever the baud, so no line-rate or latency
+ * figure of the run is held to the line; `line=serial`: a serial port's
+ * driver (a real line, or an emulator's UART, which may be instant too). */
+#include <stdio.h>
+#include <sys/prctl.h>
+#include <sys/utsname.h>
+#include "bench.h"
+#include "cpu_acct.h"
+#include "hosted.h"
+#include "uart_backend.h"
+#include "version.h"
+
+/* s00_manifest: `  counter_<name>=<source> scope=` or `not-available reason=`. */
+static void print_counter(const char *name, const char *source, enum cpu_counter c)
+{
+    const char *why = cpu_counter_missing(c);
+
+    if (why)
+        printf("  counter_%s=not-available reason=%s\n", name, why);
+    else
+        printf("  counter_%s=%s scope=%s\n", name, source, hosted_counter_scope(c));
+}
+
+/* s00_manifest (section task). */
+void bench_manifest_platform(void)
+{
+    struct utsname u;
+    struct uart_info info;
+
+    if (uname(&u) != 0)
+        snprintf(u.machine, sizeof u.machine, "unknown");
+    uart_be_info(&info);
+    printf("  version=%s\n", UARTBENCH_VERSION);
+    printf("  board=hosted-%s\n", u.machine);
+    printf("  backend=%s\n", uart_be_name);
+    printf("  os=linux kernel_release=%s machine=%s\n", u.release, u.machine);
+    printf("  privilege=user\n");
+    printf("  isa=%s\n", u.machine);
+    printf("  timebase_hz=1000000000 timer=clock_nanosleep timer_slack_ns=%d\n",
+           prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0));
+    printf("  tty=%s line=%s line_timing=%s uart_ip=%s engine=%s serial_type=", hosted_tty.path,
+           hosted_tty.pty ? "pty" : "serial", hosted_tty.pty ? "none" : "driver", info.ip,
+           info.engine);
+    if (hosted_tty.serial_type >= 0)
+        printf("%d\n", hosted_tty.serial_type);
+    else
+        printf("none\n");
+    printf("  fifo_depth=%u fifo_depth_source=%s\n", info.fifo_depth, info.fifo_source);
+    printf("  baud=%u baud_real=%u.000 baud_source=termios\n", hosted_tty.baud, hosted_tty.baud);
+    printf("  wire_model=off\n");
+    printf("  qemu_mode=unknown\n");
+    printf("  cpu_hz=0 cpu_hz_source=unknown cycles_unit=cpu-cycles instret_exact=%d\n",
+           cpu_instret_exact);
+    printf("  icount_shift=none\n");
+    print_counter("instructions", "perf-hw-instructions", CPU_COUNTER_INSTRET);
+    print_counter("cycles", "perf-hw-cpu-cycles", CPU_COUNTER_CYCLES);
+    printf("  cpu_util_source=%s system_cpu_source=/proc/stat", CPU_UTIL_METHOD);
+    if (hosted_cpu_pinned() >= 0)
+        printf(" cpu_pinned=%d\n", hosted_cpu_pinned());
+    else
+        printf(" cpu_pinned=none reason=%s\n", hosted_pin_error());
+    printf("  device=/dev/console timer_source=CLOCK_MONOTONIC instret_source=perf_event "
+           "witness_bytes=far-end errno=linux\n");
+}

@@ -1,0 +1,135 @@
+/* The rest of what the sections call of the kernel, as a Linux program
+ * has it: the clock (CLOCK_MONOTONIC), the log (stdout) and the exit,
+ * the boot arguments (only sections=, from --sections), the CPU count,
+ * the wire model (none: Linux drives a real line or a pty, so S32 and S33
+ * find no modelled far end) and the kernel-only sections (S05: the
+ * driver's ring, S06: the kernel's primitives), which report SKIPPED. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "bench.h"
+#include "clock.h"
+#include "harts.h"
+#include "hosted.h"
+#include "kernel.h"
+#include "posix_io.h"
+#include "wire_model.h"
+
+#define NS_PER_S 1000000000ULL
+
+const char *hosted_sections;
+
+/* Any thread: CLOCK_MONOTONIC itself, the clock of clock_nanosleep. */
+uint64_t clock_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
+}
+
+/* Any task: the log so far out to stdout. */
+void console_flush(void)
+{
+    fflush(stdout);
+}
+
+/* Any thread (uart_loopback_overrun, a kernel self-test): the same. */
+void console_flush_polled(void)
+{
+    fflush(stdout);
+}
+
+/* Any thread: the log flushed, the process ends with code. */
+void kernel_exit(int code)
+{
+    fflush(stdout);
+    exit(code);
+}
+
+/* Any thread: the message on the log and on stderr, status EXIT_PANIC. */
+void panic(const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fflush(stdout);
+    printf("\nPANIC: %s\n", msg);
+    fflush(stdout);
+    fprintf(stderr, "uartbench-hosted: panic: %s\n", msg);
+    _exit(EXIT_PANIC);
+}
+
+/* Any task: the one boot argument a hosted run has, sections=. */
+const char *bootarg(const char *key, char *buf, size_t n)
+{
+    if (strcmp(key, "sections") != 0 || !hosted_sections || !n)
+        return 0;
+    snprintf(buf, n, "%s", hosted_sections);
+    return buf;
+}
+
+/* Any task: the CPUs online. */
+unsigned harts_count(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1;
+}
+
+/* Runner: nothing to arm (posix_io.h). */
+void posix_io_fault_write(int after, int err)
+{
+    (void)after;
+    (void)err;
+}
+
+/* Any task: no wire model, all zero. */
+void wire_model_stats(struct wire_stats *out)
+{
+    *out = (struct wire_stats){ 0 };
+}
+
+/* Section task (S32, S33): no modelled far end. */
+int wire_peer_start(uint64_t bytes, uint32_t seed, uint64_t start_ns)
+{
+    (void)bytes;
+    (void)seed;
+    (void)start_ns;
+    return -ENODEV;
+}
+
+/* Section task: no stream to stop. */
+void wire_peer_stop(void)
+{
+}
+
+/* Any task: no stream. */
+void wire_peer_stats(struct wire_rx_stats *out)
+{
+    *out = (struct wire_rx_stats){ 0 };
+}
+
+/* Section task: a kernel-only section's skip line and status. */
+static enum bench_status kernel_only(const char *tag)
+{
+    printf("  diag=%s-skip reason=kernel-only\n", tag);
+    return bench_skip("kernel-only");
+}
+
+/* Section task: S05 measures the kernel driver's ring and its loopback. */
+enum bench_status s05_internals(void)
+{
+    return kernel_only("s05");
+}
+
+/* Section task: S06 measures the kernel's task switch, wakers, timers. */
+enum bench_status s06_kernel(void)
+{
+    return kernel_only("s06");
+}

@@ -1,0 +1,91 @@
+/* The kernel build's side of the sections' platform seam (bench.h; the
+ * Linux side is bench/hosted/): the payload witness's markers, which go
+ * on the log because the log is the wire, and the manifest's lines on the
+ * board, the driver, the modelled line and the CPU. */
+#include <stdio.h>
+#include <string.h>
+#include "bench.h"
+#include "board_info.h"
+#include "cpu_acct.h"
+#include "csr.h"
+#include "kernel.h"
+#include "oppoint.h"
+#include "posix_io.h"
+#include "timer.h"
+#include "uart_backend.h"
+#include "version.h"
+#include "wire_model.h"
+
+/* Section task: the marker goes out and drains before timing starts. */
+void bench_payload_begin(const char *tag)
+{
+    printf("  payload-begin=%s\n", tag);
+    console_flush();
+    tcdrain(bench.fd);
+}
+
+/* Section task: ends the payload line, then the witness. */
+void bench_payload_end(const char *tag, uint64_t bytes, uint32_t crc)
+{
+    printf("\n  payload-end=%s bytes=%llu crc32=0x%08lx\n", tag, (unsigned long long)bytes,
+           (unsigned long)crc);
+}
+
+/* s00_manifest: the modelled line's operating point and far end. */
+static void print_wire(const struct uart_cfg *u)
+{
+    struct wire_stats w;
+
+    wire_model_stats(&w);
+    if (!w.baud) {
+        printf("  wire_model=off\n");
+        return;
+    }
+    const struct peer_point *pp = oppoint_peer();
+    printf("  wire_model=%llu/%llu wire_source=%s\n", (unsigned long long)w.baud,
+           (unsigned long long)w.fifo, oppoint_source());
+    printf("  wire_rx_trigger=%u peer=", (unsigned)u->rx_trigger);
+    if (pp->mode == PEER_BURST)
+        printf("burst:%lu:%lluns\n", (unsigned long)pp->burst, (unsigned long long)pp->period_ns);
+    else
+        printf("%s\n", pp->mode == PEER_OFF ? "off" : "stream");
+}
+
+/* s00_manifest (section task). */
+void bench_manifest_platform(void)
+{
+    char mode[16];
+    struct uart_info info;
+
+    uart_be_info(&info);
+    const struct uart_cfg *u = info.cfg;
+    uint64_t real = uart_real_baud_milli(u);
+
+    printf("  version=%s\n", UARTBENCH_VERSION);
+    printf("  board=%s\n", board.name);
+    printf("  backend=%s\n", UARTBENCH_BACKEND);
+    printf("  privilege=%s\n", PRIV_NAME);
+    printf("  isa=rv64imac\n");
+    printf("  timebase_hz=%llu timer=%s\n", (unsigned long long)board.timebase_hz,
+           timer_hw_name());
+    printf("  uart_base=0x%08lx uart_irq=%lu uart_reg_shift=%u uart_io_width=%u uart_dw_apb=%d "
+           "uart_ip=%s engine=%s\n", (unsigned long)u->base, (unsigned long)board.uart_irq,
+           u->reg_shift, u->io_width, strcmp(info.ip, "dw-apb") == 0, info.ip, info.engine);
+    printf("  fifo_depth=%u fifo_depth_source=%s\n", info.fifo_depth, info.fifo_source);
+    printf("  baud=%lu uart_clock_hz=%lu divisor=%lu baud_real=%llu.%03llu\n",
+           (unsigned long)u->baud, (unsigned long)u->clock_hz,
+           (unsigned long)uart_divisor(u), (unsigned long long)(real / 1000),
+           (unsigned long long)(real % 1000));
+    print_wire(u);
+    if (!bootarg("qemu_mode", mode, sizeof mode))
+        snprintf(mode, sizeof mode, "%s", board.test_device ? "unknown" : "none");
+    printf("  qemu_mode=%s\n", mode);
+    struct cpu_clock clk = cpu_clock();
+    printf("  cpu_hz=%llu cpu_hz_source=%s cycles_unit=%s instret_exact=%d\n",
+           (unsigned long long)clk.hz, clk.source, clk.cycles_unit, cpu_instret_exact);
+    if (board.qemu && cpu_instret_exact)
+        printf("  icount_shift=%u\n", cpu_instret_shift);
+    else
+        printf("  icount_shift=none\n");
+    printf("  device=/dev/console timer_source=CLOCK_MONOTONIC instret_source=rdinstret\n");
+}

@@ -1,0 +1,168 @@
+"""report --check on a Linux run (uartbench-hosted on a pty, os=linux):
+the real log is clean, and each rule that holds a Linux log otherwise
+than a kernel's fails on a doctored copy as it should: payload witnesses
+whose bytes went to the tty's far end, line bounds for a pty, counter
+figures `not-available`, the CPU share from process time, S42 efficiency
+above 1."""
+
+import re
+import unittest
+import zlib
+
+from _doctor import ASYNC, LogCase, check, number, real, setv, sub, value
+
+HOSTED = "hosted-pty-quick.log"  # the whole suite, quick scale, perf counters refused
+S41_VALID = rb"diag=s41-valid "
+S41_SUMMARY = rb"diag=s41-summary "
+
+
+def with_counters(data):
+    """data as if Linux had granted both perf counters: the manifest says so
+    and every S41 counter figure is a number, consistent with the others
+    (instructions 100 and cycles 200 per byte in every round)."""
+    data = sub(data, rb"counter_instructions=not-available reason=\S+",
+               b"counter_instructions=perf-hw-instructions scope=user+kernel")
+    data = sub(data, rb"counter_cycles=not-available reason=\S+",
+               b"counter_cycles=perf-hw-cpu-cycles scope=user+kernel")
+    data = sub(data, rb"instret_exact=0", b"instret_exact=1")
+
+    def round_line(m):
+        """One s41-valid line with its counter figures."""
+        line = m.group(0)
+        done = int(re.search(rb" completed=(\d+)", line).group(1))
+        writes = int(re.search(rb" logical_writes=(\d+)", line).group(1))
+        figures = {"instret_begin": 1000, "instret_end": 1000 + 100 * done,
+                   "instret_delta": 100 * done, "instructions_per_byte": "100.00",
+                   "instructions_per_write": 100 * done // writes,
+                   "rdinstret_delta": 100 * done, "cycles_delta": 200 * done,
+                   "cycles_per_byte": "200.00", "task_instret": 100 * done, "isr_instret": 0,
+                   "idle_instret": 0, "idle_cycles": 0, "wire_model_instret": 0,
+                   "wire_model_cycles": 0, "instructions_per_byte_excl_model": "100.00",
+                   "rx_instret": 0}
+        for key, v in figures.items():
+            line = re.sub(rb"(?<= )" + key.encode() + rb"=not-available",
+                          ("%s=%s" % (key, v)).encode(), line)
+        return line
+    data = re.sub(rb"^  diag=s41-valid [^\n]*", round_line, data, flags=re.M)
+
+    def summary_line(m):
+        """One s41-summary line with the medians of those rounds."""
+        line = m.group(0)
+        size = int(re.search(rb" size=(\d+)", line).group(1))
+        for key, v in (("median_instructions_per_byte", "100.00"),
+                       ("median_instructions_per_write", 100 * size),
+                       ("median_cycles_per_byte", "200.00"),
+                       ("median_instructions_per_byte_excl_model", "100.00")):
+            line = line.replace(b" %s=not-available" % key.encode(),
+                                (" %s=%s" % (key, v)).encode())
+        return line
+    data = re.sub(rb"^  diag=s41-summary [^\n]*", summary_line, data, flags=re.M)
+    assert not re.search(rb"diag=s41-[^\n]*=not-available", data)
+    return data
+
+
+class Hosted(LogCase):
+    """The real Linux log and its doctored copies."""
+
+    @classmethod
+    def setUpClass(cls):
+        """The real log, read once."""
+        cls.log = real(HOSTED)
+
+    def notes(self, result, text):
+        """Assert a note holding text."""
+        self.assertTrue([n for n in result.notes if text in n], result.notes)
+
+    def test_real_log_is_clean(self):
+        """The log as uartbench-hosted printed it: no finding; what does not
+        apply is noted."""
+        res = check(self.log)
+        self.assertEqual([(f.section, f.key, f.what) for f in res.findings], [])
+        self.notes(res, "witness_bytes=far-end")
+        self.notes(res, "line=pty: the tty keeps no line time")
+        self.assertEqual(value(self.log, rb"section=S31 ", "reason"), "no-loopback")
+        self.assertEqual(value(self.log, rb"section=S05 ", "reason"), "kernel-only")
+
+    def test_witness_without_bytes_needs_the_far_end(self):
+        """Without witness_bytes=far-end the empty witnesses are findings."""
+        res = check(sub(self.log, rb" witness_bytes=far-end", b""))
+        self.found(res, "S20", "payload-end=s20-single-byte", "payload line missing")
+
+    def test_witness_with_bytes_is_still_checked(self):
+        """A witness that holds bytes in a far-end log is checked as any."""
+        data = sub(self.log, rb"(  payload-begin=s20-single-byte\n)", rb"\1!!!\n")
+        self.found(check(data), "S20", "payload-end=s20-single-byte", "mismatch")
+        n = number(self.log, rb"payload-end=s20-single-byte ", "bytes")
+        body = b"x" * n
+        data = sub(self.log, rb"(  payload-begin=s20-single-byte\n)", rb"\1" + body + b"\n")
+        data = setv(data, rb"payload-end=s20-single-byte ", "crc32",
+                    "0x%08x" % zlib.crc32(body))
+        self.clean(check(data), "S20", "payload-end=s20-single-byte")
+
+    def test_line_bounds_on_a_serial_line(self):
+        """A pty's line rates are not held to the line; a serial line's are."""
+        self.clean(check(self.log), "S10", "line_rate_pct")
+        res = check(sub(self.log, rb" line=pty ", b" line=serial "))
+        self.found(res, "S10", "drain-each(size=64).line_rate_pct", "above the line's 100 %")
+        self.found(res, "S20", "s20-single-byte.min", "less than its")
+
+    def test_not_available_needs_the_manifest(self):
+        """`not-available` figures from a counter the manifest says counts."""
+        data = sub(self.log, rb"counter_instructions=not-available reason=\S+",
+                   b"counter_instructions=perf-hw-instructions scope=user")
+        res = check(data)
+        self.found(res, "S41", "s41-valid(size=64,round=1).instructions_per_byte",
+                   "counter_instructions=perf-hw-instructions")
+        self.found(res, "S41", "s41-summary(size=256).median_instructions_per_byte")
+        self.clean(res, "S41", "cycles_per_byte")
+
+    def test_number_from_a_refused_counter(self):
+        """A number where the manifest says Linux refused the counter."""
+        data = setv(self.log, S41_VALID, "cycles_per_byte", "12.00")
+        self.found(check(data), "S41", "s41-valid(size=64,round=1).cycles_per_byte",
+                   "was refused")
+
+    def test_counters_granted(self):
+        """With the counters, the figures are checked as a kernel's, but for
+        cpu_util_pct: the process's CPU time over the window (s41-method
+        cpu_util=process-cputime/wall), not cycles outside an idle account."""
+        data = with_counters(self.log)
+        res = check(data)
+        self.assertEqual([(f.section, f.key, f.what) for f in res.findings], [])
+        bad = setv(data, S41_VALID, "instret_delta", lambda v: int(v) + 7)
+        self.found(check(bad), "S41", "s41-valid(size=64,round=1).instret_delta",
+                   "instret_end - instret_begin")
+        kernel = sub(data, rb"cpu_util=process-cputime/wall", b"cpu_util=non-idle-cycles/window")
+        self.found(check(kernel), "S41", "s41-valid(size=64,round=1).cpu_util_pct",
+                   "idle_cycles")
+
+    @staticmethod
+    def above_one(data):
+        """data with every S42 round doing 5 % more work than the idle
+        calibration, its efficiencies and medians to match."""
+        idle = number(data, rb"idle window_ms=", "iters", "S42")
+        useful = idle * 105 // 100
+        eff = "%d.%04d" % divmod(useful * 10000 // idle, 10000)
+        data = setv(data, rb"diag=s42-(sample|warmup) ", "useful_iters", useful, 0)
+        data = setv(data, rb"diag=s42-(sample|warmup) ", "overlap_efficiency", eff, 0)
+        data = setv(data, rb"diag=s42-summary ", "median_useful_iters", useful)
+        return setv(data, rb"diag=s42-summary ", "median_overlap_efficiency", eff)
+
+    def test_s42_above_one_on_linux(self):
+        """S42 efficiency above 1 is noted on Linux, a finding on the kernel."""
+        res = check(self.above_one(self.log))
+        self.assertEqual([(f.section, f.key, f.what) for f in res.findings], [])
+        self.notes(res, "not held to it on Linux")
+        kernel = check(self.above_one(real(ASYNC)))
+        self.found(kernel, "S42", "s42-sample(round=1).overlap_efficiency", "above 1.0")
+        self.found(kernel, "S42", "s42-summary.median_overlap_efficiency", "above 1.0")
+
+    def test_label(self):
+        """The report's label names the line, not a wire model."""
+        from uartreport.parse import parse_bytes
+        log = parse_bytes(self.log, HOSTED)
+        self.assertTrue(log.label.endswith("/linux-tty/line-pty"), log.label)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""uartbench-hosted's refusals: each bad command line or unusable tty ends
+the run before any section, with its message on stderr, nothing on the
+log, and its exit status (101: a bad command line or operating point, as
+the kernel's bad boot argument; 102: a tty that cannot be used). And
+--help: the usage, status 0."""
+import argparse
+import os
+import re
+import stat
+import sys
+import tempfile
+
+from pty_run import FarEnd, run
+
+USAGE, TTY = 101, 102
+
+
+def cases(far_path, regular):
+    """(name, args, status, stderr regex, preexec) of every refusal."""
+    sections = "S00,S05,S06,S10,S11,S12,S13,S14,S20,S21,S30,S31,S32,S33,S41,S42,S43,S40"
+    good = ["--tty", far_path, "--baud", "115200"]
+    return [
+        ("missing-tty", ["--baud", "115200"], USAGE, r"--tty PATH is missing"),
+        ("missing-baud", ["--tty", far_path], USAGE, r"--baud N is missing"),
+        ("unknown-option", good + ["--bogus"], USAGE, r"--bogus: unknown option"),
+        ("bad-path", ["--tty", "/nonexistent/ttyX", "--baud", "115200"], TTY,
+         r"/nonexistent/ttyX: cannot open: No such file or directory \(ENOENT\)"),
+        ("not-a-tty", ["--tty", regular, "--baud", "115200"], TTY,
+         re.escape(regular) + r": not a tty \(ENOTTY\)"),
+        ("unknown-section", good + ["--sections", "S10,S99"], USAGE,
+         r"--sections: 'S99' is not a section; valid values: " + sections + "$"),
+        ("bad-baud", ["--tty", far_path, "--baud", "12345"], USAGE,
+         r"--baud 12345: not a speed of termios; valid values: 50,75,.*,115200,.*,4000000$"),
+        ("baud-not-a-number", ["--tty", far_path, "--baud", "fast"], USAGE,
+         r"--baud fast: not a baud"),
+    ]
+
+
+def no_permission(binary, far):
+    """EACCES: the tty's mode forbids the user (root: run as nobody on a
+    root-only tty; others: a tty of theirs with mode 000)."""
+    root = os.geteuid() == 0
+    os.chmod(far.path, stat.S_IRUSR | stat.S_IWUSR if root else 0)
+    return run(binary, ["--tty", far.path, "--baud", "115200"], **({"user": 65534} if root else {}))
+
+
+def main():
+    """Run every case; one line per case, FAIL lines for the wrong ones."""
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--binary", required=True)
+    args = p.parse_args()
+    errors = []
+    far = FarEnd()
+    with tempfile.NamedTemporaryFile(prefix="not-a-tty-") as regular:
+        results = [(n, a, s, r, run(args.binary, a)) for n, a, s, r in cases(far.path,
+                                                                             regular.name)]
+    results.append(("no-permission", [], TTY, r": cannot open: Permission denied \(EACCES\); is "
+                    r"the user in the tty's group", no_permission(args.binary, far)))
+    help_status, help_out, _, _ = run(args.binary, ["--help"])
+    raw = far.stop()
+    for name, argv, want, pattern, (status, out, err, _) in results:
+        ok = status == want and re.search(pattern, err, re.M) and not out
+        print(f"{name}: status {status} (want {want}): {err.strip().splitlines()[0] if err else ''}")
+        if not ok:
+            errors.append(f"{name}: status {status}, stdout {len(out)} bytes, stderr {err!r}; "
+                          f"want status {want} and /{pattern}/")
+    if help_status != 0 or not help_out.startswith(b"usage: uartbench-hosted --tty PATH --baud N"):
+        errors.append(f"--help: status {help_status}, {help_out[:60]!r}")
+    if raw:
+        errors.append(f"the refused runs wrote {len(raw)} bytes to the tty")
+    for e in errors:
+        print(f"FAIL: {e}")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""uartbench-hosted on a pty: the whole suite at quick scale, checked.
+
+The test holds the master side of a pty pair and reads everything the
+benchmark writes on the slave (pty_run.FarEnd). Checks:
+
+- exit status 0; the tty left raw 8N1 at the baud asked for;
+- every portable section PASS, the others SKIPPED with their reason:
+  S05, S06 kernel-only; S31 no-loopback (a pty has no modem lines);
+  S32, S33 no-wire-model;
+- the manifest: os=linux, the kernel release, tty=, baud=, line=pty,
+  board=hosted-<machine>, backend=linux-tty, witness_bytes=far-end, each
+  CPU counter a perf event or not-available with its errno's name;
+- the far end's capture holds the log's payload witnesses, whole and in
+  order, checked byte for byte (tests/qemu/witness.py), with the byte
+  counts and CRCs the log's markers print, and nothing else;
+- `report --check` on the log is clean.
+Prints the S20 and S41 figures of the run."""
+import argparse
+import os
+import platform
+import re
+import subprocess
+import sys
+import termios
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "bench", "report"))
+sys.path.insert(0, os.path.join(ROOT, "tests", "qemu"))
+from uartreport import check, parse  # noqa: E402
+import witness  # noqa: E402
+from pty_run import FarEnd, run  # noqa: E402
+
+SKIPPED = {"S05": "kernel-only", "S06": "kernel-only", "S31": "no-loopback",
+           "S32": "no-wire-model", "S33": "no-wire-model"}
+COUNTER_RE = re.compile(r"^(perf-hw-\S+|not-available)$")
+
+
+def check_statuses(log, errors):
+    """Every section run: PASS, or SKIPPED with its documented reason."""
+    for sid in log.order:
+        st = log.statuses.get(sid)
+        want = ("SKIPPED", SKIPPED[sid]) if sid in SKIPPED else ("PASS", None)
+        got = (st.get("status"), st.get("reason")) if st else (None, None)
+        if got != want:
+            errors.append(f"{sid}: status={got[0]} reason={got[1]}, expected {want[0]} "
+                          f"reason={want[1]}")
+    if len(log.order) != 18:
+        errors.append(f"{len(log.order)} sections in the log, not the suite's 18")
+
+
+def check_manifest(log, tty, baud, errors):
+    """The keys that say where and how the run was taken."""
+    man = log.manifest
+    want = {"os": "linux", "kernel_release": platform.release(), "tty": tty, "baud": str(baud),
+            "line": "pty", "board": "hosted-" + platform.machine(), "backend": "linux-tty",
+            "witness_bytes": "far-end", "wire_model": "off"}
+    for key, value in want.items():
+        if man.get(key) != value:
+            errors.append(f"manifest {key}={man.get(key)}, expected {value}")
+    for name in ("instructions", "cycles"):
+        text = man.get("counter_" + name, "")
+        if not COUNTER_RE.match(text):
+            errors.append(f"manifest counter_{name}={text}: neither a perf event nor "
+                          "not-available")
+    lines = [r for r in log.sections["S00"].records if r.kind.startswith("counter_")]
+    for rec in lines:
+        if rec.tag == "not-available" and not re.match(r"^E[A-Z0-9]+$", rec.get("reason", "")):
+            errors.append(f"{rec.kind}=not-available without an errno name: "
+                          f"reason={rec.get('reason')}")
+
+
+def check_far_end(log, raw, errors):
+    """The capture against the log's witnesses: every one whole, in order,
+    with the log's counts and CRCs; nothing else on the line."""
+    found = witness.raw_witnesses(raw)
+    for tag, verdict, detail in found:
+        if verdict != "match":
+            errors.append(f"far end: witness {tag}: {verdict}: {detail}")
+    ends = re.findall(rb"  payload-end=(\S+) bytes=(\d+) crc32=0x([0-9a-f]{8})", raw)
+    far = [(t.decode(), int(n), int(c, 16)) for t, n, c in ends]
+    ours = [(p.tag, p.expected_bytes, p.expected_crc) for p in log.payloads]
+    if far != ours:
+        errors.append(f"far end: witnesses {far[:3]}... ({len(far)}) differ from the log's "
+                      f"{ours[:3]}... ({len(ours)})")
+    rest = re.sub(witness.WITNESS_RE.pattern + rb"\r\n", b"", raw, flags=re.S)
+    if rest:
+        errors.append(f"far end: {len(rest)} bytes outside the witnesses: {rest[:80]!r}")
+    s13 = re.search(rb"  payload-begin=s13-writev\r\n(.*?)\r\n  payload-end", raw, re.S)
+    if not s13 or b"\r\n" not in s13.group(1):
+        errors.append("far end: S13's payload holds no CR LF: ONLCR was not exercised")
+
+
+def check_raw(fd, baud, errors):
+    """The tty as the run left it: raw, 8N1, the baud asked for."""
+    iflag, oflag, cflag, lflag, ispeed, ospeed, _ = termios.tcgetattr(fd)
+    speed = getattr(termios, "B%d" % baud)
+    if oflag & termios.OPOST or lflag & (termios.ICANON | termios.ECHO | termios.ISIG):
+        errors.append(f"tty not raw: oflag=0x{oflag:x} lflag=0x{lflag:x}")
+    if cflag & (termios.CSIZE | termios.PARENB | termios.CSTOPB) != termios.CS8:
+        errors.append(f"tty not 8N1: cflag=0x{cflag:x}")
+    if (ispeed, ospeed) != (speed, speed):
+        errors.append(f"tty speed {ispeed}/{ospeed}, not B{baud}")
+    if iflag & (termios.ICRNL | termios.IXON):
+        errors.append(f"tty input not raw: iflag=0x{iflag:x}")
+
+
+def figures(log):
+    """The S20 and S41 figures of the run, for the test's output."""
+    out = []
+    for r in log.records("S20", kind="diag", tag="s20-single-byte"):
+        if "p50_ns" in r.kv:
+            out.append("S20 1 B write+tcdrain: p50 %s ns p99 %s ns max %s ns (%s char times at "
+                       "p50)" % (r.get("p50_ns"), r.get("p99_ns"), r.get("max_ns"),
+                                 r.get("p50_chars")))
+    for r in log.records("S41", kind="diag", tag="s41-summary"):
+        out.append("S41 %s B: instructions/byte %s, cycles/byte %s, CPU %s %%"
+                   % (r.get("size"), r.get("median_instructions_per_byte"),
+                      r.get("median_cycles_per_byte"), r.get("median_cpu_util_pct")))
+    return out
+
+
+def main():
+    """Run, check, report."""
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--binary", required=True, help="uartbench-hosted")
+    p.add_argument("--log", required=True, help="where to keep the log (stdout)")
+    p.add_argument("--baud", type=int, default=115200)
+    p.add_argument("--timeout", type=float, default=50)
+    args = p.parse_args()
+    far = FarEnd()
+    try:
+        status, out, err, took = run(args.binary, ["--tty", far.path, "--baud", str(args.baud),
+                                                   "--quick"], args.log, args.timeout)
+        errors = []
+        check_raw(far.slave, args.baud, errors)
+    finally:
+        raw = far.stop()
+    with open(args.log + ".far-end", "wb") as fh:
+        fh.write(raw)
+    if status != 0:
+        errors.append(f"exit status {status}: {err.strip()[-400:]}")
+    log = parse.parse_bytes(out, args.log)
+    check_statuses(log, errors)
+    if "S00" in log.sections:
+        check_manifest(log, far.path, args.baud, errors)
+    check_far_end(log, raw, errors)
+    result = check.check_log(log)
+    errors += [f"check: {f.section} {f.key}: {f.what}" for f in result.findings]
+    cli = subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "bench", "report", "report"),
+                          "--check", args.log], capture_output=True, text=True)
+    if cli.returncode != 0:
+        errors.append(f"report --check exit status {cli.returncode}: {cli.stdout[-400:]}")
+    for line in figures(log):
+        print(line)
+    for e in errors:
+        print(f"FAIL: {e}")
+    print(f"{args.log}: {took:.1f} s, {len(raw)} bytes at the far end, "
+          f"{len(log.payloads)} witnesses; {check.verdict(result)}")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
