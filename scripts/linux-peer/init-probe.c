@@ -165,13 +165,12 @@ int main(void)
 				 (unsigned long long)now.tv_nsec);
 
 	int tty = open("/dev/ttyS0", O_WRONLY | O_NOCTTY);
-	if (tty < 0) {
+	if (tty < 0)
 		dprintf(2, "init-probe: cannot open /dev/ttyS0: %s\n", strerror(errno));
-		tty = 2;
-	}
-	if (write(tty, line, (size_t)n) != n)
+	else if (write(tty, line, (size_t)n) != n)
 		dprintf(2, "init-probe: short write to /dev/ttyS0\n");
-	tcdrain(tty);
+	else
+		tcdrain(tty);
 	const char *fault = getenv("fault");
 	if (fault != NULL && strcmp(fault, "segv") == 0) {
 		volatile int *volatile null = NULL;
