@@ -64,7 +64,7 @@ function(linux_peer_run_dir name init)
   file(WRITE ${dir}/qemu.json
 "{\"board\": \"qemu-virt\", \"backend\": \"linux\", \"machine\": \"virt\", \"bios\": \"default\", \"kernel\": \"${LINUX_PEER_IMAGE}\", \"initrd\": \"${dir}/initramfs.cpio.gz\", \"cmdline\": \"console=ttyS0 panic=-1 earlycon quiet\", \"icount_shift\": ${LINUX_PEER_ICOUNT_SHIFT}}\n")
   add_custom_target(linux-peer-${name}-run
-    COMMAND ${Python3_EXECUTABLE} ${LINUX_PEER_SCRIPTS}/../qemu-run --image-dir ${dir}
+    COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/qemu-run --image-dir ${dir}
             --timeout 60
     DEPENDS linux-peer-kernel linux-peer-${name} USES_TERMINAL
     COMMENT "Booting the Linux peer (${name}), log in ${dir}/run.log")
