@@ -4,8 +4,11 @@ the run is deterministic, so a difference is a bug (a host-time
 dependency, an uninitialised value, a race). Such a bug shows in most
 runs; QEMU itself was seen, rarely and only on a loaded host, to shift an
 idle period by tens of ns. So: two runs; if they differ, the difference
-is printed and a third run decides: it must equal one of the two."""
+is printed and a third run decides: it must equal one of the two.
+With --from REGEX only the log from the first line matching REGEX on is
+compared (the Linux peer: from its /init's first line)."""
 import os
+import re
 import subprocess
 import sys
 
@@ -26,6 +29,8 @@ def show_difference(x, y):
 def main():
     """Two runs, a third when they differ."""
     p = arg_parser(__doc__, 300, "prefix of the log files (-1.log, -2.log, -3.log)")
+    p.add_argument("--from", dest="start", metavar="REGEX",
+                   help="compare from the first line matching REGEX on")
     args = p.parse_args()
     logs = []
     for i in (1, 2, 3):
@@ -37,7 +42,14 @@ def main():
             print(f"FAIL: run {i} exit status {rc}")
             return 1
         with open(path, "rb") as f:
-            logs.append(f.read())
+            log = f.read()
+        if args.start:
+            m = re.search(args.start.encode(), log, re.M)
+            if m is None:
+                print(f"FAIL: run {i}: no line matches {args.start!r}")
+                return 1
+            log = log[m.start():]
+        logs.append(log)
         if len(logs) == 2 and logs[0] == logs[1]:
             break
         if len(logs) == 2:
@@ -47,7 +59,8 @@ def main():
             print("FAIL: three runs, three different logs")
             return 1
         print("WARNING: runs 1 and 2 differed (above); run 3 repeats one of them")
-    print(f"ok: {len(logs)} runs, {len(logs[-1])} identical bytes")
+    where = f" from {args.start!r} on" if args.start else ""
+    print(f"ok: {len(logs)} runs, {len(logs[-1])} identical bytes{where}")
     return 0
 
 
