@@ -43,11 +43,11 @@ void console_flush_polled(void)
     fflush(stdout);
 }
 
-/* Any thread: the log flushed, the process ends with code. */
+/* Any thread: the log flushed, the run ends with code (as /init: the
+ * machine powers off, hosted_finish). */
 void kernel_exit(int code)
 {
-    fflush(stdout);
-    exit(code);
+    hosted_finish(code);
 }
 
 /* Any thread: the message on the log and on stderr, status EXIT_PANIC. */

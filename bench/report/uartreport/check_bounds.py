@@ -7,8 +7,9 @@ windows are not reproducible, only >= 0), instructions per
 byte > 0, the wire model's cost <= the total, CPU use <= 100 %. Each
 bound allows one unit of the printed figure's last digit (or one timer
 tick for times). Figures of INVALID sections are not held to them, nor a
-Linux run on a pty (line=pty) to the line's; a figure of a counter Linux
-refused (`not-available`) is the records check's.
+Linux run on a pty (line=pty) or on QEMU's instant 16550 (line=instant, as
+our images without the wire model) to the line's; a figure of a counter
+Linux refused (`not-available`) is the records check's.
 """
 
 from . import check_expect as expect
@@ -25,8 +26,9 @@ INPUT = {"bytes / elapsed_ns": "elapsed_ns", "bytes_per_s": "bytes_per_s", "kbps
 
 def _physical(log):
     """True when the log ran on a real line or the wire model (QEMU's UART is
-    instant); a Linux run (os=linux) on a serial port's driver (line=serial),
-    not on a pty, which passes bytes at once whatever the baud (line=pty)."""
+    instant); a Linux run (os=linux) on a serial port's driver on a real
+    line (line=serial), not on a pty, which passes bytes at once whatever
+    the baud (line=pty), nor on QEMU's 16550 (line=instant)."""
     if log.manifest.get("os") == "linux":
         return log.manifest.get("line") == "serial"
     if log.is_d1():
@@ -36,6 +38,8 @@ def _physical(log):
 
 def _unphysical_why(log):
     """Why the line bounds do not apply to a log that _physical() rejects."""
+    if log.manifest.get("os") == "linux" and log.manifest.get("line") == "instant":
+        return "line=instant: no wire model, QEMU's UART sends at once"
     if log.manifest.get("os") == "linux":
         return "line=%s: the tty keeps no line time" % log.manifest.get("line", "?")
     return "no wire model, QEMU's UART sends at once"

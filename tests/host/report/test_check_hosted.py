@@ -106,6 +106,15 @@ class Hosted(LogCase):
         self.found(res, "S10", "drain-each(size=64).line_rate_pct", "above the line's 100 %")
         self.found(res, "S20", "s20-single-byte.min", "less than its")
 
+    def test_instant_line_like_no_wire_model(self):
+        """QEMU's instant 16550 under Linux (line=instant) is held to the line
+        no more than our images without the wire model are."""
+        res = check(sub(self.log, rb" line=pty line_timing=none ",
+                        b" line=instant line_timing=none "))
+        self.clean(res, "S10", "line_rate_pct")
+        self.clean(res, "S20", "s20-single-byte.min")
+        self.notes(res, "line=instant: no wire model, QEMU's UART sends at once")
+
     def test_not_available_needs_the_manifest(self):
         """`not-available` figures from a counter the manifest says counts."""
         data = sub(self.log, rb"counter_instructions=not-available reason=\S+",
