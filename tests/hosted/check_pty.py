@@ -14,6 +14,9 @@ benchmark writes on the slave (pty_run.FarEnd). Checks:
 - the far end's capture holds the log's payload witnesses, whole and in
   order, checked byte for byte (tests/qemu/witness.py), with the byte
   counts and CRCs the log's markers print, and nothing else;
+- S43's idle groups a second time after PR_SET_TIMERSLACK 1: the phase
+  lines print the slack (idle and loaded: the process's, above 1;
+  idle-slack1: 1);
 - `report --check` on the log is clean.
 With --init it runs as a system's /init does (`--init`: the options from
 the environment, tty= baud= quick=1), and the far end's capture is the
@@ -74,6 +77,16 @@ def check_manifest(log, tty, baud, errors, inline=False):
         if rec.tag == "not-available" and not re.match(r"^E[A-Z0-9]+$", rec.get("reason", "")):
             errors.append(f"{rec.kind}=not-available without an errno name: "
                           f"reason={rec.get('reason')}")
+
+
+def check_slack(log, errors):
+    """S43's phases with their timer slack: the default, then 1 ns."""
+    got = {r.tag: r.get("timer_slack_ns") for r in log.records("S43", kind="s43-phase")}
+    default = log.manifest.get("timer_slack_ns")
+    want = {"idle": default, "loaded": default, "idle-slack1": "1"}
+    if got != want or default in (None, "1"):
+        errors.append(f"S43 phases and timer slack {got}, expected {want} (manifest "
+                      f"timer_slack_ns={default})")
 
 
 def check_far_end(log, raw, errors):
@@ -158,6 +171,7 @@ def main():
         errors.append(f"--init wrote {len(out)} bytes to stdout: the log belongs on the tty")
     log = parse.parse_bytes(raw if args.init else out, args.log)
     check_statuses(log, errors)
+    check_slack(log, errors)
     if "S00" in log.sections:
         check_manifest(log, far.path, args.baud, errors, inline=args.init)
     if not args.init:

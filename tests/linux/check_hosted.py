@@ -14,6 +14,11 @@ with its payloads inline (one UART: the console is the port under test).
   inline, as a kernel image's);
 - the log's lines end CR LF, as a kernel's console writes them; S13's
   payload in the log holds CR LF (ONLCR exercised on the wire);
+- S43 twice idle: at the default timer slack (50 us: the idle and loaded
+  phases' `timer_slack_ns=50000`) and after PR_SET_TIMERSLACK 1
+  (`s43-phase=idle-slack1 ... timer_slack_ns=1`), whose overshoot is at
+  least 80 % of the slack's difference lower (P50 against P50: the
+  sampler's thread took the slack);
 - `report --check` on the serial log is clean, exactly as on a kernel
   image's log (payload CRCs against the bytes between the markers, S41's
   instructions as the counter's delta over 2^icount_shift, ...).
@@ -79,6 +84,23 @@ def check_manifest(log, shift, errors):
         errors.append(f"manifest witness_bytes={man['witness_bytes']}: the witnesses are inline")
 
 
+def check_slack(log, errors):
+    """S43's phases and their timer slack; the slack of 1 ns shows."""
+    phases = {r.tag: r for r in log.records("S43", kind="s43-phase")}
+    want = {"idle": "50000", "loaded": "50000", "idle-slack1": "1"}
+    for phase, slack in want.items():
+        got = phases[phase].get("timer_slack_ns") if phase in phases else None
+        if got != slack:
+            errors.append(f"S43 s43-phase={phase} timer_slack_ns={got}, expected {slack}")
+    p50 = {}
+    for phase in ("idle", "idle-slack1"):
+        agg = log.records("S43", kind="diag", tag=f"s43-{phase}-aggregate")
+        p50[phase] = agg[0].num("p50_ns") if agg else None
+    if None in p50.values() or p50["idle"] - p50["idle-slack1"] < 0.8 * (50000 - 1):
+        errors.append(f"S43 P50 idle {p50['idle']} ns, at a slack of 1 ns {p50['idle-slack1']} "
+                      "ns: less than 80 % of the 50 us slack apart")
+
+
 def figures(log):
     """The S20, S41 and S43 figures, for the test's output."""
     out = []
@@ -113,6 +135,7 @@ def main():
     check_statuses(log, errors)
     if "S00" in log.sections:
         check_manifest(log, args.shift, errors)
+    check_slack(log, errors)
     if b"=== [S00] Benchmark Manifest ===\r\n" not in raw or \
             not re.search(rb"\r\nDone\. [^\r\n]*\r\n", raw):
         errors.append("the log's lines do not end CR LF (S00's header, the Done line)")

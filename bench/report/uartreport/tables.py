@@ -304,9 +304,18 @@ def s42_rows(ans):
 
 
 def s43_rows(ans):
-    """S43: sleep overshoot P50/P99/max, idle and loaded, in ms."""
+    """S43: sleep overshoot P50/P99/max, idle and loaded (and a platform's
+    further phases: Linux's idle-slack1), in ms; each phase's timer slack
+    where a log prints it."""
     rows = []
-    for phase in ("idle", "loaded"):
+    phases = []
+    for an in ans:
+        phases += [p for p in an.s43 if p not in phases]
+    for phase in phases:
+        slack = [an.s43_settings.get(phase, "").partition("=")[2] for an in ans]
+        if any(slack):
+            rows.append(Row("S43 %s timer slack ns" % phase,
+                            [Cell(s, num(s)) if s else Cell() for s in slack]))
         for key, title in (("p50", "P50"), ("p99", "P99"), ("max", "max")):
             cells = []
             for an in ans:
