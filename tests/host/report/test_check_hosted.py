@@ -166,6 +166,32 @@ class Hosted(LogCase):
         self.found(kernel, "S42", "s42-sample(round=1).overlap_efficiency", "above 1.0")
         self.found(kernel, "S42", "s42-summary.median_overlap_efficiency", "above 1.0")
 
+    def test_s43_at_a_slack_of_one_ns(self):
+        """S43's idle groups again after PR_SET_TIMERSLACK 1 (idle-slack1): its
+        records are required once the phases print their slack, its
+        summaries checked against its raw samples, the table shows each
+        phase's slack."""
+        self.clean(check(self.log), "S43", "idle-slack1")
+        gone = re.sub(rb"^[^\n]*(s43-phase=|s43-|tag=s43-)idle-slack1[^\n]*\n", b"", self.log,
+                      flags=re.M)
+        self.assertNotIn(b"idle-slack1", gone)
+        res = check(gone)
+        self.found(res, "S43", "s43-phase=idle-slack1")
+        self.found(res, "S43", "s43-idle-slack1-aggregate")
+        self.clean(check(sub(gone, rb" timer_slack_ns=\d+$", b"", 0)), "S43", "idle-slack1")
+        bad = setv(self.log, rb"diag=s43-idle-slack1-aggregate ", "p50_ns", lambda v: int(v) + 9000)
+        self.found(check(bad), "S43", "s43-idle-slack1-aggregate.p50")
+        bad = setv(self.log, rb"s43-idle-slack1-group-summary ", "p50_ns",
+                   lambda v: int(v) + 9000)
+        self.found(check(bad), "S43", "s43-idle-slack1-group-summary(group=1).p50")
+        from uartreport import parse, recompute, tables
+        rows = tables.s43_rows([recompute.analyze(parse.parse_bytes(self.log, HOSTED))])
+        slack = {r.label: r.cells[0].text for r in rows if "timer slack" in r.label}
+        self.assertEqual(slack, {"S43 idle timer slack ns": "50000",
+                                 "S43 loaded timer slack ns": "50000",
+                                 "S43 idle-slack1 timer slack ns": "1"})
+        self.assertIn("S43 idle-slack1 overshoot P99 ms", [r.label for r in rows])
+
     def test_label(self):
         """The report's label names the line, not a wire model."""
         from uartreport.parse import parse_bytes
