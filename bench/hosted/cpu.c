@@ -5,7 +5,10 @@
  * its threads: inherited by every thread started later), with the kernel
  * side counted where Linux allows it (perf_event_paranoid <= 1 or root),
  * else user space only, else not at all (the errno's name says why);
- * its CPU time (CLOCK_PROCESS_CPUTIME_ID) and the CPU's (/proc/stat). */
+ * every delta of them less the read syscalls' own work (measured at
+ * start), and their unit (2^shift counts per instruction under QEMU's
+ * -icount, measured on riscv64); its CPU time (CLOCK_PROCESS_CPUTIME_ID)
+ * and the CPU's (/proc/stat). */
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <sched.h>
@@ -26,19 +29,24 @@
 #define UNIT_LONG  101000UL
 #define UNIT_TRIES 3
 #define SHIFT_MAX  10           /* QEMU's -icount shift=0..10 */
+#define READ_COST_TRIES 8
 
 struct counter {
     int fd;
     const char *missing;        /* errno name, NULL when it counts */
     const char *scope;          /* "user+kernel", "user", "all" */
+    uint64_t read_cost;         /* counts one read of a counter adds (a read syscall) */
+    uint64_t null_delta;        /* a delta of two reads back to back, corrected */
 };
 
 unsigned cpu_instret_shift;
 bool cpu_instret_exact;
-static struct counter instret = { -1, "not-opened", "none" }, cycles = { -1, "not-opened", "none" };
+static struct counter instret = { -1, "not-opened", "none", 0, 0 },
+                      cycles = { -1, "not-opened", "none", 0, 0 };
 static int pinned = -1;
 static const char *pin_error = "not-tried";
 static int measured_shift = -1;     /* -1: not measured, or no power of two */
+static _Atomic uint64_t reads;      /* counter reads so far, by any thread */
 
 /* hosted_cpu_init: open one counter of the process, the kernel side too
  * if Linux allows it (else user space only); a PMU that cannot exclude a
@@ -63,7 +71,7 @@ static void counter_open(struct counter *c, uint64_t config)
         a.exclude_kernel = tries[t].kernel;
         long fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
         if (fd >= 0) {
-            *c = (struct counter){ (int)fd, 0, tries[t].scope };
+            *c = (struct counter){ (int)fd, 0, tries[t].scope, 0, 0 };
             return;
         }
         err = errno;
@@ -73,16 +81,40 @@ static void counter_open(struct counter *c, uint64_t config)
             t++;                /* no exclusion at all: the last try */
     }
     const char *name = strerrorname_np(err);
-    *c = (struct counter){ -1, name ? name : "unknown-errno", "none" };
+    *c = (struct counter){ -1, name ? name : "unknown-errno", "none", 0, 0 };
 }
 
-/* Any thread: a counter's value (0 when it does not count). */
+/* Any thread: a counter's raw value (0 when it does not count). */
 static uint64_t counter_read(const struct counter *c)
 {
     uint64_t v = 0;
     if (c->fd >= 0 && read(c->fd, &v, sizeof v) != (ssize_t)sizeof v)
         v = 0;
     return v;
+}
+
+/* hosted_cpu_init: what one read adds to counter c, the least delta of
+ * back-to-back reads (the read syscall's own work, which a kernel's
+ * rdinstret does not have). */
+static uint64_t read_cost(const struct counter *c)
+{
+    uint64_t least = UINT64_MAX;
+
+    for (int t = 0; t < READ_COST_TRIES && c->fd >= 0; t++) {
+        uint64_t a = counter_read(c), b = counter_read(c);
+        if (b - a < least)
+            least = b - a;
+    }
+    return c->fd >= 0 ? least : 0;
+}
+
+/* rdinstret, rdcycle (any thread): counter c's value less the cost of
+ * every counter read before this one, so that a delta between two reads
+ * holds none of the reads' own work. */
+static uint64_t counter_value(const struct counter *c)
+{
+    uint64_t n = reads++;
+    return counter_read(c) - n * c->read_cost;
 }
 
 #if defined(__riscv)
@@ -142,6 +174,12 @@ void hosted_cpu_init(void)
     }
     counter_open(&instret, PERF_COUNT_HW_INSTRUCTIONS);
     counter_open(&cycles, PERF_COUNT_HW_CPU_CYCLES);
+    instret.read_cost = read_cost(&instret);
+    cycles.read_cost = read_cost(&cycles);
+    for (struct counter *c = &instret; c; c = c == &instret ? &cycles : 0) {
+        uint64_t a = counter_value(c);
+        c->null_delta = counter_value(c) - a;   /* what the manifest shows is left */
+    }
     if (!instret.missing)
         measured_shift = measure_shift();
     cpu_instret_exact = measured_shift >= 0;
@@ -184,16 +222,24 @@ const char *hosted_counter_scope(enum cpu_counter c)
     return c == CPU_COUNTER_INSTRET ? instret.scope : cycles.scope;
 }
 
+/* manifest. */
+uint64_t hosted_counter_read_cost(enum cpu_counter c, uint64_t *null_delta)
+{
+    const struct counter *k = c == CPU_COUNTER_INSTRET ? &instret : &cycles;
+    *null_delta = k->null_delta;
+    return k->read_cost;
+}
+
 /* Any thread. */
 uint64_t rdinstret(void)
 {
-    return counter_read(&instret);
+    return counter_value(&instret);
 }
 
 /* Any thread. */
 uint64_t rdcycle(void)
 {
-    return counter_read(&cycles);
+    return counter_value(&cycles);
 }
 
 /* Any thread. */

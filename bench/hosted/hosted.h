@@ -39,6 +39,10 @@ void hosted_cpu_init(void);
 int hosted_cpu_pinned(void);
 const char *hosted_pin_error(void);
 const char *hosted_counter_scope(enum cpu_counter c);
+/* manifest: what one read adds to counter c, in its units (rdinstret and
+ * rdcycle leave it out of every delta), and, in *null_delta, what is left
+ * of it in a delta of two reads back to back (0 when it is left out). */
+uint64_t hosted_counter_read_cost(enum cpu_counter c, uint64_t *null_delta);
 
 /* main: the --sections value the runner reads as its boot argument
  * sections= (NULL: every section). */

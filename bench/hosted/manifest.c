@@ -20,15 +20,20 @@
 #include "uart_backend.h"
 #include "version.h"
 
-/* s00_manifest: `  counter_<name>=<source> scope=` or `not-available reason=`. */
+/* s00_manifest: `  counter_<name>=<source> scope= read_cost= null_delta=`
+ * or `not-available reason=`. */
 static void print_counter(const char *name, const char *source, enum cpu_counter c)
 {
     const char *why = cpu_counter_missing(c);
+    uint64_t null_delta;
+    uint64_t cost = hosted_counter_read_cost(c, &null_delta);
 
     if (why)
         printf("  counter_%s=not-available reason=%s\n", name, why);
     else
-        printf("  counter_%s=%s scope=%s\n", name, source, hosted_counter_scope(c));
+        printf("  counter_%s=%s scope=%s read_cost=%llu null_delta=%llu\n", name, source,
+               hosted_counter_scope(c), (unsigned long long)cost,
+               (unsigned long long)null_delta);
 }
 
 /* s00_manifest: the line behind the tty. */

@@ -10,8 +10,10 @@ with its payloads inline (one UART: the console is the port under test).
 - the manifest: os=linux, kernel release 6.1.x, tty=/dev/ttyS0,
   line=instant (QEMU's 16550 sends at once), qemu_mode=icount and the
   icount shift the run was booted with, the counters perf events that
-  count exactly (instret_exact=1), no witness_bytes (the witnesses are
-  inline, as a kernel image's);
+  count exactly (instret_exact=1) and whose read syscall's own work is
+  measured (read_cost > 0) and left out of every delta, S20/S21 counting
+  the instructions of each write + drain, no witness_bytes (the
+  witnesses are inline, as a kernel image's);
 - the log's lines end CR LF, as a kernel's console writes them; S13's
   payload in the log holds CR LF (ONLCR exercised on the wire);
 - S43 twice idle: at the default timer slack (50 us: the idle and loaded
@@ -70,7 +72,8 @@ def check_manifest(log, shift, errors):
     want = {"os": "linux", "tty": "/dev/ttyS0", "line": "instant", "line_timing": "none",
             "board": "hosted-riscv64", "backend": "linux-tty", "wire_model": "off",
             "qemu_mode": "icount", "icount_shift": str(shift), "instret_exact": "1",
-            "cycles_unit": "virtual-ns", "cpu_hz": str(10 ** 9 >> shift)}
+            "cycles_unit": "virtual-ns", "cpu_hz": str(10 ** 9 >> shift),
+            "tx_latency_counts": "ns,instructions"}
     for key, value in want.items():
         if man.get(key) != value:
             errors.append(f"manifest {key}={man.get(key)}, expected {value}")
@@ -80,6 +83,11 @@ def check_manifest(log, shift, errors):
         if not man.get("counter_" + name, "").startswith("perf-hw-"):
             errors.append(f"manifest counter_{name}={man.get('counter_' + name)}: the SBI PMU "
                           "gave no perf event")
+        rec = [r for r in log.sections["S00"].records if r.kind == "counter_" + name]
+        cost, left = (rec[0].num(k) if rec else None for k in ("read_cost", "null_delta"))
+        if not cost or left is None or left > cost / 10:
+            errors.append(f"manifest counter_{name}: read_cost={cost} null_delta={left}: the "
+                          "read syscall's own work is not left out of the deltas")
     if "witness_bytes" in man:
         errors.append(f"manifest witness_bytes={man['witness_bytes']}: the witnesses are inline")
 
@@ -107,6 +115,8 @@ def figures(log):
     for r in log.records("S20", kind="diag", tag="s20-single-byte"):
         if "p50_ns" in r.kv:
             out.append(f"S20 1 B write+tcdrain: p50 {r.get('p50_ns')} ns p99 {r.get('p99_ns')} ns")
+    for r in log.records("S20", kind="diag", tag="s20-single-byte-insns"):
+        out.append(f"S20 1 B write+tcdrain: p50 {r.get('p50_instructions')} instructions")
     for r in log.records("S41", kind="diag", tag="s41-summary"):
         out.append(f"S41 {r.get('size')} B: instructions/byte "
                    f"{r.get('median_instructions_per_byte')}, CPU {r.get('median_cpu_util_pct')} %")

@@ -4,7 +4,8 @@ On a real or modelled line nothing is faster than the line: line rate
 <= 100 %, a write + drain of N bytes >= N character times, the S11 run >=
 its line time. Everywhere: 0 <= overlap efficiency <= 1 (on Linux, whose
 windows are not reproducible, only >= 0), instructions per
-byte > 0, the wire model's cost <= the total, CPU use <= 100 %. Each
+byte > 0, S20/S21 instructions per write + drain > 0, the wire model's
+cost <= the total, CPU use <= 100 %. Each
 bound allows one unit of the printed figure's last digit (or one timer
 tick for times). Figures of INVALID sections are not held to them, nor a
 Linux run on a pty (line=pty) or on QEMU's instant 16550 (line=instant, as
@@ -140,6 +141,12 @@ def _work(ctx, skip):
         ctx.note("bounds: S42 %s above 1.0, not held to it on Linux (os=linux: the idle "
                  "calibration and each round are separate windows of a preemptive system, "
                  "whose other load on the CPU takes from either)" % ", ".join(above_one))
+    for sid in ("S20", "S21"):
+        for rec in log.records(sid, kind="diag") if sid not in skip else []:
+            if rec.tag.endswith("-insns") and rec.num("min_instructions") is not None \
+                    and not rec.num("min_instructions") > 0:
+                ctx.fail(sid, rec.tag + ".min_instructions", "%s: a write + drain costs "
+                         "instructions" % rec.get("min_instructions"))
     if "S41" in skip:
         return
     for rec in log.records("S41", kind="diag"):

@@ -191,6 +191,14 @@ def records(log):
     return out
 
 
+def latency_series(log):
+    """The series each S20/S21 size prints: "" (ns), and "-insns" (the
+    instructions of each write + drain) when the manifest's
+    tx_latency_counts= lists instructions (logs before it: ns only)."""
+    counts = log.manifest.get("tx_latency_counts", "ns").split(",")
+    return [""] + (["-insns"] if "instructions" in counts else [])
+
+
 def s43_phases_expected(log):
     """S43's phases the log must hold: those it names (s43_phases), and
     `idle-slack1` when its phases print their timer slack (a Linux log
@@ -210,8 +218,9 @@ def summaries(log):
         "S10": ["drain-each-size-%s" % s for s in tput],
         "S14": ["break-even-size-%s" % s for s in sizes(log, "tx_break_even_sizes",
                                                         (64, 128, 256))],
-        "S20": ["s20-single-byte"],
-        "S21": ["s21-fifo-size-%s" % s for s in sizes(log, "fifo_matrix_sizes",
-                                                      (1, 15, 16, 17, 31, 32, 33, 48, 49))],
+        "S20": ["s20-single-byte" + suffix for suffix in latency_series(log)],
+        "S21": ["s21-fifo-size-%s%s" % (s, suffix)
+                for s in sizes(log, "fifo_matrix_sizes", (1, 15, 16, 17, 31, 32, 33, 48, 49))
+                for suffix in latency_series(log)],
         "S43": ["s43-%s-aggregate" % phase for phase in s43_phases_expected(log)],
     }
