@@ -192,6 +192,17 @@ class Hosted(LogCase):
                                  "S43 idle-slack1 timer slack ns": "1"})
         self.assertIn("S43 idle-slack1 overshoot P99 ms", [r.label for r in rows])
 
+    def test_write_drain_instructions_required(self):
+        """S20/S21's -insns series are required exactly where the manifest's
+        tx_latency_counts= lists instructions."""
+        from _doctor import NOWIRE
+        kernel = real(NOWIRE)
+        self.clean(check(kernel), "S20", "insns")
+        counted = sub(kernel, rb"( tx_latency_iters=\d+)", rb"\1 tx_latency_counts=ns,instructions")
+        res = check(counted)
+        self.found(res, "S20", "s20-single-byte-insns", "record missing")
+        self.found(res, "S21", "s21-fifo-size-16-insns", "record missing")
+
     def test_label(self):
         """The report's label names the line, not a wire model."""
         from uartreport.parse import parse_bytes
