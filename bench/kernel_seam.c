@@ -1,7 +1,8 @@
 /* The kernel build's side of the sections' platform seam (bench.h; the
  * Linux side is bench/hosted/): the payload witness's markers, which go
- * on the log because the log is the wire, and the manifest's lines on the
- * board, the driver, the modelled line and the CPU. */
+ * on the log because the log is the wire, the manifest's lines on the
+ * board, the driver, the modelled line and the CPU, and S43's timer
+ * settings (none: the kernel's timer has no slack). */
 #include <stdio.h>
 #include <string.h>
 #include "bench.h"
@@ -88,4 +89,16 @@ void bench_manifest_platform(void)
     else
         printf("  icount_shift=none\n");
     printf("  device=/dev/console timer_source=CLOCK_MONOTONIC instret_source=rdinstret\n");
+}
+
+/* S43 (section task): no timer setting to print. */
+void bench_s43_print_timer(void)
+{
+}
+
+/* S43 (section task): no further idle phase. */
+const char *bench_s43_extra_idle(unsigned k)
+{
+    (void)k;
+    return 0;
 }

@@ -4,6 +4,7 @@
  * line the figures are taken against, every section's parameters). */
 #include <stdio.h>
 #include "bench.h"
+#include "cpu_acct.h"
 #include "harts.h"
 #include "params.h"
 
@@ -55,7 +56,9 @@ enum bench_status s00_manifest(void)
            "tx_enqueue_policy=no-drain-during-measure-final-tcdrain-after tx_batch_drain_every=%u\n",
            S12_BATCH);
     printf("  tx_writev_fragments=%u tx_writev_fragment_size=%u tx_latency_size=%u "
-           "tx_latency_iters=%u\n", (unsigned)S13_FRAGMENTS, (unsigned)S13_FRAGMENT, S20_SIZE, bench.iters);
+           "tx_latency_iters=%u tx_latency_counts=%s\n", (unsigned)S13_FRAGMENTS,
+           (unsigned)S13_FRAGMENT, S20_SIZE, bench.iters,
+           cpu_counter_missing(CPU_COUNTER_INSTRET) ? "ns" : "ns,instructions");
     print_list("fifo_matrix_sizes", bench_fifo_sizes, BENCH_NELEM(bench_fifo_sizes));
     printf(" fifo_matrix_iters=%u\n", bench.iters);
     printf("  rx_mode=empty-nonblocking-eagain rx_fixed_mode=loopback-mcr rx_fixed_bytes=%u\n",

@@ -4,8 +4,11 @@
  * section task only waits. Loaded phase: the section task writes a 4096 B
  * burst and drains it while the sampler runs (a polling backend spins in
  * write() and the sampler cannot run until it returns: its late wake-ups
- * are the truthful result). Every sample is printed (`samples` lines, one
- * series per phase) with a 1 us histogram per phase. */
+ * are the truthful result). A platform may add idle phases after these
+ * (bench_s43_extra_idle: Linux at a timer slack of 1 ns), each phase's
+ * line ending with its timer settings (bench_s43_print_timer). Every
+ * sample is printed (`samples` lines, one series per phase) with a 1 us
+ * histogram per phase. */
 #include <stdio.h>
 #include <string.h>
 #include "bench.h"
@@ -21,6 +24,7 @@
 #define S43_GROUPS_MAX  5
 #define S43_SAMPLES_MAX 50
 #define S43_SERIES_MAX  (S43_GROUPS_MAX * S43_SAMPLES_MAX)
+#define S43_EXTRA_MAX   2           /* further idle phases a platform may add */
 #define S43_STACK_WORDS 1024
 #define S43_HIST_BUCKETS 1000U
 #define S43_HIST_NS     1000ULL
@@ -36,7 +40,7 @@ struct s43_sampler {
 };
 
 struct s43_phase {
-    const char *name;               /* "idle" / "loaded" */
+    const char *name;               /* "idle", "loaded", a platform's further ones */
     uint64_t v[S43_SERIES_MAX];     /* every valid sample, groups in order */
     unsigned n, valid_groups;
 };
@@ -45,6 +49,7 @@ static struct task sampler_task;
 static uint64_t sampler_stack[S43_STACK_WORDS];
 static struct s43_sampler smp;
 static struct s43_phase idle = { .name = "idle" }, loaded = { .name = "loaded" };
+static struct s43_phase extra[S43_EXTRA_MAX];
 static uint64_t tmp[S43_SERIES_MAX];
 
 /* Sampler task (spawned by start_sampler): want absolute sleeps on the
@@ -109,24 +114,46 @@ static void print_group_summary(const char *phase, const uint64_t *v, unsigned n
            U(s.p99), U(s.max), U(s.min), U(s.avg));
 }
 
-/* Section task: one idle group; true if every sample was valid. */
-static bool idle_group(unsigned g, unsigned want)
+/* Section task: one group of idle phase ph; true if every sample was
+ * valid. */
+static bool idle_group(struct s43_phase *ph, unsigned g, unsigned want)
 {
     char dur[24];
-    uint64_t *out = idle.v + idle.n;
+    uint64_t *out = ph->v + ph->n;
 
     console_flush();
     tcdrain(bench.fd);              /* the line is quiet while sampling */
     start_sampler(out, want);
     wait_sampler();
     bool ok = smp.valid == want;
-    printf("  diag=s43-idle-group group=%u status=%s collected=%u errors=%u valid=%u "
-           "duration_ms=%s first_run_delay_ns=%llu", g, ok ? "PASS" : "FAIL", smp.collected,
+    printf("  diag=s43-%s-group group=%u status=%s collected=%u errors=%u valid=%u "
+           "duration_ms=%s first_run_delay_ns=%llu", ph->name, g, ok ? "PASS" : "FAIL",
+           smp.collected,
            smp.errors, smp.valid, bench_milli(dur, sizeof dur, (smp.last_ns - smp.base_ns) / 1000),
            U(smp.first_run_ns - smp.base_ns));
     print_first3(out, smp.valid);
-    print_group_summary("idle", out, smp.valid, smp.errors);
-    idle.n += smp.valid;
+    print_group_summary(ph->name, out, smp.valid, smp.errors);
+    ph->n += smp.valid;
+    return ok;
+}
+
+/* Section task: the groups of idle phase ph, after its line; true if
+ * every group was valid. */
+static bool idle_phase(struct s43_phase *ph, unsigned groups, unsigned want)
+{
+    bool ok = true;
+
+    printf("  s43-phase=%s groups=%u samples=%u interval_us=%llu", ph->name, groups, want,
+           U(S43_INTERVAL_NS / 1000));
+    bench_s43_print_timer();
+    printf("\n");
+    for (unsigned g = 1; g <= groups; g++) {
+        bool gok = idle_group(ph, g, want);
+        if (!gok)
+            bench_fail("samples-invalid");
+        ph->valid_groups += gok;
+        ok = ok && gok;
+    }
     return ok;
 }
 
@@ -220,26 +247,34 @@ enum bench_status s43_timer(void)
         want = S43_SAMPLES_MAX;
 
     idle.n = idle.valid_groups = loaded.n = loaded.valid_groups = 0;
-    printf("  s43-phase=idle groups=%u samples=%u interval_us=%llu\n", groups, want,
-           U(S43_INTERVAL_NS / 1000));
-    for (unsigned g = 1; g <= groups; g++) {
-        bool gok = idle_group(g, want);
-        if (!gok)
-            bench_fail("samples-invalid");
-        idle.valid_groups += gok;
-        ok = ok && gok;
-    }
+    ok = idle_phase(&idle, groups, want) && ok;
     printf("  s43-phase=loaded groups=%u burst_bytes=%u theoretical_line_time_ns=%llu "
-           "samples=%u interval_us=%llu\n", groups, S43_BURST, U(bench_line_ns(S43_BURST)), want,
+           "samples=%u interval_us=%llu", groups, S43_BURST, U(bench_line_ns(S43_BURST)), want,
            U(S43_INTERVAL_NS / 1000));
+    bench_s43_print_timer();
+    printf("\n");
     for (unsigned g = 1; g <= groups; g++) {
         bool gok = loaded_group(g, want);
         loaded.valid_groups += gok;
         ok = ok && gok;
     }
+    unsigned extras = 0;
+    for (unsigned k = 0;; k++) {    /* to the NULL, which restores the platform's setting */
+        const char *name = bench_s43_extra_idle(k);
+        if (!name)
+            break;
+        if (extras == S43_EXTRA_MAX)
+            continue;
+        extra[extras] = (struct s43_phase){ .name = name };
+        ok = idle_phase(&extra[extras++], groups, want) && ok;
+    }
     print_aggregate(&loaded);
     print_aggregate(&idle);
+    for (unsigned k = 0; k < extras; k++)
+        print_aggregate(&extra[k]);
     print_series(&idle);
     print_series(&loaded);
+    for (unsigned k = 0; k < extras; k++)
+        print_series(&extra[k]);
     return ok ? BENCH_PASS : bench_fail("section-limits");
 }

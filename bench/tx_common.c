@@ -1,12 +1,14 @@
 /* TX loops shared by S10-S21. */
 #include <stdio.h>
 #include "clock.h"
+#include "cpu_acct.h"
 #include "crc32.h"
 #include "tx_common.h"
 
-/* Section task. */
-void tx_run_loop(struct tx_run *r, const char *tag, unsigned size, unsigned drain_every,
-                 uint32_t seed)
+/* tx_run_loop, tx_run_counted (section task): the loop, counting each
+ * step's instructions when count is set. */
+static void run(struct tx_run *r, const char *tag, unsigned size, unsigned drain_every,
+                uint32_t seed, bool count)
 {
     const uint8_t *p = bench_payload(size, seed);
 
@@ -15,11 +17,14 @@ void tx_run_loop(struct tx_run *r, const char *tag, unsigned size, unsigned drai
     bench_payload_begin(tag);
     uint64_t start = clock_now_ns();
     for (unsigned i = 0; i < r->iters; i++) {
+        uint64_t c0 = count ? cpu_busy_counts() : 0;
         uint64_t t0 = clock_now_ns();
         int bad = bench_write_full(p, size, &r->tx);
         if (!bad && drain_every && (i + 1) % drain_every == 0)
             bench_drain(&r->drain);
         r->samples[i] = clock_now_ns() - t0;
+        if (count)
+            r->insns[i] = cpu_insns(cpu_busy_counts() - c0);
         if (bad) {
             r->iters = i + 1;
             break;
@@ -31,6 +36,30 @@ void tx_run_loop(struct tx_run *r, const char *tag, unsigned size, unsigned drai
     r->bytes = r->tx.written;
     r->crc = tx_crc_repeat(r->crc, p, size, r->bytes);   /* outside the timed loop */
     bench_payload_end(tag, r->bytes, r->crc);
+}
+
+/* Section task. */
+void tx_run_loop(struct tx_run *r, const char *tag, unsigned size, unsigned drain_every,
+                 uint32_t seed)
+{
+    run(r, tag, size, drain_every, seed, false);
+}
+
+/* Section task. */
+void tx_run_counted(struct tx_run *r, const char *tag, unsigned size, uint32_t seed)
+{
+    run(r, tag, size, 1, seed, true);
+}
+
+/* Section task. */
+void tx_print_insns(const char *tag, struct tx_run *r)
+{
+    char name[40];
+
+    if (cpu_counter_missing(CPU_COUNTER_INSTRET))
+        return;
+    snprintf(name, sizeof name, "%s-insns", tag);
+    bench_print_dist(name, "instructions", r->insns, r->iters);
 }
 
 /* Section task. */

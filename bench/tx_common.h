@@ -14,6 +14,7 @@ struct tx_run {
     struct bench_tx tx;
     struct bench_drain drain;
     uint64_t samples[TX_ITERS_MAX];   /* ns per iteration */
+    uint64_t insns[TX_ITERS_MAX];     /* instructions per iteration (tx_run_counted) */
 };
 
 /* Section task: iters x (write size bytes [+ tcdrain every drain_every
@@ -22,6 +23,15 @@ struct tx_run {
  * loop (r->iters: the iterations begun). */
 void tx_run_loop(struct tx_run *r, const char *tag, unsigned size, unsigned drain_every,
                  uint32_t seed);
+/* Section task (S20, S21): tx_run_loop draining each write, with the
+ * instructions of each write + drain (cpu_busy_counts around the timed
+ * step, the clock reads included) in r->insns. */
+void tx_run_counted(struct tx_run *r, const char *tag, unsigned size, uint32_t seed);
+/* Section task (S20, S21): the instructions of each write + drain,
+ * `samples tag=<tag>-insns unit=instructions` and their summary
+ * `diag=<tag>-insns n= min_instructions= ...`; nothing where the
+ * instruction counter does not count (cpu_counter_missing). */
+void tx_print_insns(const char *tag, struct tx_run *r);
 /* Section task: `policy=<policy> size= iters= bytes= ... line_rate_pct=
  * bytes_per_s=` (extra: more key=value text after size=, or ""). */
 void tx_print_policy(const char *policy, const struct tx_run *r, const char *extra);

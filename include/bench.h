@@ -88,6 +88,16 @@ void bench_payload_end(const char *tag, uint64_t bytes, uint32_t crc);
  * board or the OS, the driver, the line, the CPU clock and counters);
  * s00_manifest prints the suite's own after them. */
 void bench_manifest_platform(void);
+/* S43 (section task): the timer settings its sampler runs under, as
+ * ` key=value` tokens at the end of a phase's line (the kernel: none, its
+ * timer has no slack; Linux: ` timer_slack_ns=N`, the slack the sampler's
+ * thread inherits). */
+void bench_s43_print_timer(void);
+/* S43 (section task), after its idle and loaded phases: sets up the k-th
+ * further idle phase (k = 0, 1, ...) and returns its name, or NULL when
+ * there is none more, what it changed restored (the kernel: none; Linux:
+ * "idle-slack1", the idle groups again after PR_SET_TIMERSLACK 1). */
+const char *bench_s43_extra_idle(unsigned k);
 /* Section task: a pattern payload of n bytes (n <= BENCH_PAYLOAD_MAX). */
 #define BENCH_PAYLOAD_MAX 4096
 const uint8_t *bench_payload(size_t n, uint32_t seed);

@@ -80,6 +80,19 @@ _Static_assert(offsetof(struct cpu_acct, cycles) == CPU_ACCT_CYCLES &&
                offsetof(struct cpu_acct_now, fix) == CPU_ACCT_NOW_FIX,
                "cpu_acct layout used by trap.S");
 
+/* Any task (S20, S21): rdinstret counts so far outside the idle, RX and
+ * simulation accounts (the work of tasks and interrupt handlers): the
+ * delta over a window, through cpu_insns, is the instructions the design
+ * spent in it, the wire model's own left out. */
+static inline uint64_t cpu_busy_counts(void)
+{
+    unsigned long f = irq_save();
+    uint64_t v = rdinstret() - cpu_acct_idle.instret - cpu_acct_rx.instret -
+                 cpu_acct_sim.instret;
+    irq_restore(f);
+    return v;
+}
+
 /* What S41's figures come from (its s41-method line): the instructions,
  * the cycles, and the CPU's share of a window (cpu_busy_ppm). */
 #define CPU_INSTRET_METHOD "rdinstret-minus-idle-and-rx-instret"

@@ -39,9 +39,43 @@ void hosted_cpu_init(void);
 int hosted_cpu_pinned(void);
 const char *hosted_pin_error(void);
 const char *hosted_counter_scope(enum cpu_counter c);
+/* manifest: what one read adds to counter c, in its units (rdinstret and
+ * rdcycle leave it out of every delta), and, in *null_delta, what is left
+ * of it in a delta of two reads back to back (0 when it is left out). */
+uint64_t hosted_counter_read_cost(enum cpu_counter c, uint64_t *null_delta);
 
 /* main: the --sections value the runner reads as its boot argument
  * sections= (NULL: every section). */
 extern const char *hosted_sections;
+
+/* The run's options as given (NULL: not given), and the names the
+ * refusals call them by: `--baud N` on the command line, `baud=` in the
+ * environment of a system's /init. */
+struct hosted_opts {
+    const char *tty, *baud, *sections, *quick;
+    const char *shift, *qemu_mode;  /* icount_shift=, qemu_mode=: /init only */
+    bool init;                      /* PID 1 or --init: init.c */
+    const char *n_tty, *n_baud, *n_baud_is, *n_sections;
+};
+
+/* main: true when the run is a system's /init (PID 1, or --init): the
+ * log and the payloads share the tty (witness.c, manifest.c). */
+extern bool hosted_init_mode;
+/* main: the boot argument qemu_mode= (an /init in QEMU: `icount` or
+ * `realtime`), NULL when not given. */
+extern const char *hosted_qemu_mode;
+/* main, as /init: the options from the environment into o (init.c). */
+void hosted_init_options(struct hosted_opts *o);
+/* main, as /init, before the first line of the log: stdout goes out on
+ * the tty under test, "\n" as CR LF as on a kernel's console. */
+void hosted_log_on_tty(void);
+/* main, kernel_exit: the log flushed; PID 1 syncs and powers the machine
+ * off, any other process exits with status. */
+_Noreturn void hosted_finish(int status);
+/* main, after hosted_cpu_init: the instruction counter's unit (2^shift
+ * counts per instruction under QEMU's -icount, measured on riscv64)
+ * against the boot argument icount_shift= (NULL: none); 0, or -1 with
+ * the reason in err when they disagree. */
+int hosted_cpu_shift(const char *arg, char *err, size_t n);
 
 #endif

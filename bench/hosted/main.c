@@ -1,21 +1,25 @@
 /* uartbench-hosted: the benchmark's sections (bench/) as a Linux
  * program, against the platform shim of this directory. The command
- * line gives the tty, its baud, the sections and the scale; the tty is
- * set up and checked, the process pinned to one CPU and its counters
- * opened, then the runner runs the sections as on the kernel and the
- * exit status is the number of failed sections. The log goes to stdout,
- * the payloads to the tty. */
+ * line (or, as a system's /init, the environment: init.c) gives the tty,
+ * its baud, the sections and the scale; the tty is set up and checked,
+ * the process pinned to one CPU and its counters opened, then the runner
+ * runs the sections as on the kernel and the exit status is the number
+ * of failed sections. The log goes to stdout and the payloads to the
+ * tty; as /init both go to the tty, in one stream, as a kernel's log. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "bench.h"
 #include "hosted.h"
 
 #define SECTIONS_MAX 140        /* the runner's sections= buffer, less its NUL */
+#define SHIFT_MAX    10         /* QEMU's -icount shift=0..10 */
 
 static const char usage[] =
     "usage: uartbench-hosted --tty PATH --baud N [--sections S10,S20,...] [--quick]\n"
+    "       uartbench-hosted --init   (options from the environment, as a system's /init)\n"
     "\n"
     "Runs the UART benchmark's sections on a Linux tty: the payloads go out on\n"
     "PATH (raw 8N1 at N baud, which the tty must take), the log goes to stdout\n"
@@ -25,6 +29,11 @@ static const char usage[] =
     "  --baud N         its speed, one of termios' (e.g. 9600, 115200, 921600)\n"
     "  --sections LIST  only these sections (and the manifest S00), e.g. S10,S20\n"
     "  --quick          10 iterations instead of 100, same code paths\n"
+    "  --init           as PID 1 does: the options from the environment (tty=PATH\n"
+    "                   baud=N [sections=LIST] [quick=1] [qemu_mode=icount|realtime]\n"
+    "                   [icount_shift=N]: the kernel passes its unknown boot arguments\n"
+    "                   so), the log on the tty with the payloads, as a kernel's log;\n"
+    "                   PID 1 then powers the machine off\n"
     "  --help           this text\n"
     "\n"
     "Exit status: the number of sections that failed (0: none); 100 on an internal\n"
@@ -32,17 +41,17 @@ static const char usage[] =
     "tty does not take); 102 for a tty that cannot be used (it cannot be opened,\n"
     "e.g. no permission, or is not a tty).\n";
 
-/* main: a refusal before any section, on stderr. */
-static int fail(int status, const char *what)
+/* main: a refusal before any section, on stderr; the run ends. */
+static _Noreturn void fail(const struct hosted_opts *o, int status, const char *what)
 {
     fprintf(stderr, "uartbench-hosted: %s\n", what);
-    if (status == HOSTED_EXIT_USAGE)
+    if (status == HOSTED_EXIT_USAGE && !o->init)
         fprintf(stderr, "(uartbench-hosted --help for the usage)\n");
-    return status;
+    hosted_finish(status);
 }
 
 /* main: every name of list is a section; else the message, in err. */
-static int check_sections(const char *list, char *err, size_t n)
+static int check_sections(const struct hosted_opts *o, const char *list, char *err, size_t n)
 {
     unsigned count;
     const struct bench_section *s = bench_sections(&count);
@@ -52,7 +61,7 @@ static int check_sections(const char *list, char *err, size_t n)
         snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s", k ? "," : "",
                  s[k].id);
     if (strlen(list) > SECTIONS_MAX) {
-        snprintf(err, n, "--sections: longer than %d characters", SECTIONS_MAX);
+        snprintf(err, n, "%s: longer than %d characters", o->n_sections, SECTIONS_MAX);
         return -1;
     }
     for (const char *p = list; *p;) {
@@ -61,8 +70,8 @@ static int check_sections(const char *list, char *err, size_t n)
         while (k < count && (strlen(s[k].id) != len || strncmp(p, s[k].id, len) != 0))
             k++;
         if (k == count) {
-            snprintf(err, n, "--sections: '%.*s' is not a section; valid values: %s", (int)len,
-                     p, valid);
+            snprintf(err, n, "%s: '%.*s' is not a section; valid values: %s", o->n_sections,
+                     (int)len, p, valid);
             return -1;
         }
         p += len + (p[len] == ',');
@@ -70,54 +79,113 @@ static int check_sections(const char *list, char *err, size_t n)
     return 0;
 }
 
-/* The process's entry. */
-int main(int argc, char **argv)
+/* main: the command line into o (--init: the environment's); 0, or
+ * HOSTED_EXIT_USAGE with the message in err (or 1 after --help). */
+static int parse_args(int argc, char **argv, struct hosted_opts *o, char *err, size_t n)
 {
     static const struct option opts[] = {
         { "tty", required_argument, 0, 't' }, { "baud", required_argument, 0, 'b' },
         { "sections", required_argument, 0, 's' }, { "quick", no_argument, 0, 'q' },
-        { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
+        { "init", no_argument, 0, 'i' }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
     };
-    const char *tty = 0, *baud_arg = 0;
-    char err[512], *end;
     int c;
+    bool others = false;
 
     opterr = 0;
     while ((c = getopt_long(argc, argv, "", opts, 0)) != -1) {
+        others |= c != 'i';
         switch (c) {
-        case 't': tty = optarg; break;
-        case 'b': baud_arg = optarg; break;
-        case 's': hosted_sections = optarg; break;
-        case 'q': bench.quick = true; break;
-        case 'h': fputs(usage, stdout); return 0;
+        case 't': o->tty = optarg; break;
+        case 'b': o->baud = optarg; break;
+        case 's': o->sections = optarg; break;
+        case 'q': o->quick = "1"; break;
+        case 'i': o->init = true; break;
+        case 'h': fputs(usage, stdout); return 1;
         default:
-            snprintf(err, sizeof err, "%s: unknown option or missing value",
-                     argv[optind - 1]);
-            return fail(HOSTED_EXIT_USAGE, err);
+            snprintf(err, n, "%s: unknown option or missing value", argv[optind - 1]);
+            return HOSTED_EXIT_USAGE;
         }
     }
     if (optind < argc) {
-        snprintf(err, sizeof err, "%s: not an option", argv[optind]);
-        return fail(HOSTED_EXIT_USAGE, err);
+        snprintf(err, n, "%s: not an option", argv[optind]);
+        return HOSTED_EXIT_USAGE;
     }
-    if (!tty)
-        return fail(HOSTED_EXIT_USAGE, "--tty PATH is missing: which tty to measure");
-    if (!baud_arg)
-        return fail(HOSTED_EXIT_USAGE, "--baud N is missing: the tty's speed");
-    unsigned long baud = strtoul(baud_arg, &end, 10);
-    if (*end || !*baud_arg || baud_arg[0] == '-' || baud == 0 || baud > 100000000UL) {
-        snprintf(err, sizeof err, "--baud %s: not a baud (a whole number, e.g. 115200)",
-                 baud_arg);
-        return fail(HOSTED_EXIT_USAGE, err);
+    if (o->init && others) {
+        snprintf(err, n, "--init takes the options from the environment, not the command line");
+        return HOSTED_EXIT_USAGE;
     }
-    if (hosted_sections && check_sections(hosted_sections, err, sizeof err))
-        return fail(HOSTED_EXIT_USAGE, err);
-    int rc = hosted_tty_open(tty, (unsigned)baud, err, sizeof err);
+    return 0;
+}
+
+/* main: the options checked (the tty's own checks come after); 0, or
+ * HOSTED_EXIT_USAGE with the message in err. */
+static int check_opts(const struct hosted_opts *o, unsigned *baud, char *err, size_t n)
+{
+    char *end;
+
+    if (!o->tty) {
+        snprintf(err, n, "%s is missing: which tty to measure", o->n_tty);
+        return HOSTED_EXIT_USAGE;
+    }
+    if (!o->baud) {
+        snprintf(err, n, "%s is missing: the tty's speed", o->n_baud);
+        return HOSTED_EXIT_USAGE;
+    }
+    unsigned long b = strtoul(o->baud, &end, 10);
+    if (*end || !*o->baud || o->baud[0] == '-' || b == 0 || b > 100000000UL) {
+        snprintf(err, n, "%s%s: not a baud (a whole number, e.g. 115200)", o->n_baud_is, o->baud);
+        return HOSTED_EXIT_USAGE;
+    }
+    *baud = (unsigned)b;
+    if (o->quick && strcmp(o->quick, "0") != 0 && strcmp(o->quick, "1") != 0) {
+        snprintf(err, n, "quick=%s: valid values: 0, 1", o->quick);
+        return HOSTED_EXIT_USAGE;
+    }
+    if (o->shift && (strspn(o->shift, "0123456789") != strlen(o->shift) || !*o->shift ||
+                     strtoul(o->shift, 0, 10) > SHIFT_MAX)) {
+        snprintf(err, n, "icount_shift=%s: valid values: 0..%d", o->shift, SHIFT_MAX);
+        return HOSTED_EXIT_USAGE;
+    }
+    if (o->qemu_mode && strcmp(o->qemu_mode, "icount") != 0 &&
+        strcmp(o->qemu_mode, "realtime") != 0) {
+        snprintf(err, n, "qemu_mode=%s: valid values: icount, realtime", o->qemu_mode);
+        return HOSTED_EXIT_USAGE;
+    }
+    if (o->sections && check_sections(o, o->sections, err, n))
+        return HOSTED_EXIT_USAGE;
+    return 0;
+}
+
+/* The process's entry. */
+int main(int argc, char **argv)
+{
+    struct hosted_opts o = { .init = getpid() == 1, .n_tty = "--tty PATH", .n_baud = "--baud N",
+                             .n_baud_is = "--baud ", .n_sections = "--sections" };
+    char err[512];
+    unsigned baud;
+
+    int rc = o.init ? 0 : parse_args(argc, argv, &o, err, sizeof err);
+    if (rc == 1)
+        return 0;
+    hosted_init_mode = o.init;
+    if (!rc && o.init)
+        hosted_init_options(&o);
+    if (!rc)
+        rc = check_opts(&o, &baud, err, sizeof err);
     if (rc)
-        return fail(rc, err);
+        fail(&o, rc, err);
+    hosted_sections = o.sections;
+    hosted_qemu_mode = o.qemu_mode;
+    bench.quick = o.quick && strcmp(o.quick, "1") == 0;
+    rc = hosted_tty_open(o.tty, baud, err, sizeof err);
+    if (rc)
+        fail(&o, rc, err);
     hosted_cpu_init();
+    if (hosted_cpu_shift(o.shift, err, sizeof err))
+        fail(&o, HOSTED_EXIT_USAGE, err);
+    if (o.init)
+        hosted_log_on_tty();
     setvbuf(stdout, 0, _IOLBF, 0);
     rc = bench_run_all();
-    fflush(stdout);
-    return rc;
+    hosted_finish(rc);
 }

@@ -4,26 +4,64 @@
  * privilege, wire_model, qemu_mode, baud_real, fifo_depth, timebase_hz,
  * ...) given their Linux meaning. `line=pty`: a pty keeps no line time,
  * it passes bytes at once whatever the baud, so no line-rate or latency
- * figure of the run is held to the line; `line=serial`: a serial port's
- * driver (a real line, or an emulator's UART, which may be instant too). */
+ * figure of the run is held to the line; `line=instant`: a serial port's
+ * driver on QEMU's 16550 (the boot argument qemu_mode= says the run is in
+ * QEMU), which sends at once whatever the baud, as a kernel image's
+ * without the wire model; `line=serial`: a serial port's driver on a
+ * real line. */
 #include <stdio.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 #include "bench.h"
 #include "cpu_acct.h"
 #include "hosted.h"
 #include "uart_backend.h"
 #include "version.h"
 
-/* s00_manifest: `  counter_<name>=<source> scope=` or `not-available reason=`. */
+/* s00_manifest: `  counter_<name>=<source> scope= read_cost= null_delta=`
+ * or `not-available reason=`. */
 static void print_counter(const char *name, const char *source, enum cpu_counter c)
 {
     const char *why = cpu_counter_missing(c);
+    uint64_t null_delta;
+    uint64_t cost = hosted_counter_read_cost(c, &null_delta);
 
     if (why)
         printf("  counter_%s=not-available reason=%s\n", name, why);
     else
-        printf("  counter_%s=%s scope=%s\n", name, source, hosted_counter_scope(c));
+        printf("  counter_%s=%s scope=%s read_cost=%llu null_delta=%llu\n", name, source,
+               hosted_counter_scope(c), (unsigned long long)cost,
+               (unsigned long long)null_delta);
+}
+
+/* s00_manifest: the line behind the tty. */
+static const char *line_kind(void)
+{
+    return hosted_tty.pty ? "pty" : hosted_qemu_mode ? "instant" : "serial";
+}
+
+/* s00_manifest: the CPU clock, as the kernel's manifest has it: under
+ * QEMU's -icount the virtual CPU runs 1e9 >> shift instructions per
+ * second and the cycle counter counts virtual ns; without it both count
+ * host ticks; elsewhere the clock is not known to user space. */
+static void print_cpu_clock(void)
+{
+    bool icount = hosted_qemu_mode && strcmp(hosted_qemu_mode, "icount") == 0;
+
+    if (icount && cpu_instret_exact)
+        printf("  cpu_hz=%llu cpu_hz_source=icount cycles_unit=virtual-ns",
+               1000000000ULL >> cpu_instret_shift);
+    else if (hosted_qemu_mode)
+        printf("  cpu_hz=0 cpu_hz_source=unknown cycles_unit=host-ticks");
+    else
+        printf("  cpu_hz=0 cpu_hz_source=unknown cycles_unit=cpu-cycles");
+    printf(" instret_exact=%d\n", cpu_instret_exact);
+    if (icount && cpu_instret_exact)
+        printf("  icount_shift=%u\n", cpu_instret_shift);
+    else
+        printf("  icount_shift=none\n");
 }
 
 /* s00_manifest (section task). */
@@ -43,9 +81,9 @@ void bench_manifest_platform(void)
     printf("  isa=%s\n", u.machine);
     printf("  timebase_hz=1000000000 timer=clock_nanosleep timer_slack_ns=%d\n",
            prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0));
+    const char *line = line_kind();
     printf("  tty=%s line=%s line_timing=%s uart_ip=%s engine=%s serial_type=", hosted_tty.path,
-           hosted_tty.pty ? "pty" : "serial", hosted_tty.pty ? "none" : "driver", info.ip,
-           info.engine);
+           line, strcmp(line, "serial") == 0 ? "driver" : "none", info.ip, info.engine);
     if (hosted_tty.serial_type >= 0)
         printf("%d\n", hosted_tty.serial_type);
     else
@@ -53,17 +91,16 @@ void bench_manifest_platform(void)
     printf("  fifo_depth=%u fifo_depth_source=%s\n", info.fifo_depth, info.fifo_source);
     printf("  baud=%u baud_real=%u.000 baud_source=termios\n", hosted_tty.baud, hosted_tty.baud);
     printf("  wire_model=off\n");
-    printf("  qemu_mode=unknown\n");
-    printf("  cpu_hz=0 cpu_hz_source=unknown cycles_unit=cpu-cycles instret_exact=%d\n",
-           cpu_instret_exact);
-    printf("  icount_shift=none\n");
+    printf("  qemu_mode=%s\n", hosted_qemu_mode ? hosted_qemu_mode : "unknown");
+    print_cpu_clock();
     print_counter("instructions", "perf-hw-instructions", CPU_COUNTER_INSTRET);
     print_counter("cycles", "perf-hw-cpu-cycles", CPU_COUNTER_CYCLES);
-    printf("  cpu_util_source=%s system_cpu_source=/proc/stat", CPU_UTIL_METHOD);
+    printf("  cpu_util_source=%s system_cpu_source=%s", CPU_UTIL_METHOD,
+           access("/proc/stat", R_OK) == 0 ? "/proc/stat" : "none");
     if (hosted_cpu_pinned() >= 0)
         printf(" cpu_pinned=%d\n", hosted_cpu_pinned());
     else
         printf(" cpu_pinned=none reason=%s\n", hosted_pin_error());
-    printf("  device=/dev/console timer_source=CLOCK_MONOTONIC instret_source=perf_event "
-           "witness_bytes=far-end errno=linux\n");
+    printf("  device=/dev/console timer_source=CLOCK_MONOTONIC instret_source=perf_event%s "
+           "errno=linux\n", hosted_init_mode ? "" : " witness_bytes=far-end");
 }

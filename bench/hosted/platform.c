@@ -2,13 +2,15 @@
  * has it: the clock (CLOCK_MONOTONIC), the log (stdout) and the exit,
  * the boot arguments (only sections=, from --sections), the CPU count,
  * the wire model (none: Linux drives a real line or a pty, so S32 and S33
- * find no modelled far end) and the kernel-only sections (S05: the
- * driver's ring, S06: the kernel's primitives), which report SKIPPED. */
+ * find no modelled far end), S43's timer slack (its idle groups run a
+ * second time at 1 ns) and the kernel-only sections (S05: the driver's
+ * ring, S06: the kernel's primitives), which report SKIPPED. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 #include "bench.h"
@@ -43,11 +45,11 @@ void console_flush_polled(void)
     fflush(stdout);
 }
 
-/* Any thread: the log flushed, the process ends with code. */
+/* Any thread: the log flushed, the run ends with code (as /init: the
+ * machine powers off, hosted_finish). */
 void kernel_exit(int code)
 {
-    fflush(stdout);
-    exit(code);
+    hosted_finish(code);
 }
 
 /* Any thread: the message on the log and on stderr, status EXIT_PANIC. */
@@ -113,6 +115,31 @@ void wire_peer_stop(void)
 void wire_peer_stats(struct wire_rx_stats *out)
 {
     *out = (struct wire_rx_stats){ 0 };
+}
+
+/* S43 (section task): the thread's timer slack, which the sampler's
+ * thread (started by this one) inherits. */
+void bench_s43_print_timer(void)
+{
+    printf(" timer_slack_ns=%d", prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0));
+}
+
+/* S43 (section task): k = 0: the idle groups again at a timer slack of
+ * 1 ns, the least (PR_SET_TIMERSLACK 1; 0 would restore the default);
+ * after them, none: the slack it had restored. */
+const char *bench_s43_extra_idle(unsigned k)
+{
+    static int saved = -1;
+
+    if (k == 0) {
+        saved = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+        if (saved >= 0 && prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0) == 0)
+            return "idle-slack1";
+    }
+    if (saved >= 0)
+        prctl(PR_SET_TIMERSLACK, (unsigned long)saved, 0, 0, 0);
+    saved = -1;
+    return 0;
 }
 
 /* Section task: a kernel-only section's skip line and status. */

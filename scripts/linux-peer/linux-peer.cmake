@@ -46,13 +46,17 @@ add_custom_target(linux-peer-kernel ALL
   COMMENT "Linux peer: kernel Image (cached in ${LINUX_PEER_DIR}/kernel)"
   USES_TERMINAL)
 
-# linux_peer_run_dir(NAME INIT [DEPENDS targets...]): linux-peer/NAME with
-# an initramfs whose /init is INIT (a path, or $<TARGET_FILE:...> with the
-# target in DEPENDS) and the qemu.json scripts/qemu-run boots
-# (`scripts/qemu-run --image-dir linux-peer/NAME`, or target
-# linux-peer-NAME-run); LINUX_PEER_RUN_DIR_<NAME> is that directory.
+# linux_peer_run_dir(NAME INIT [DEPENDS targets...] [BOOTARGS key=value...]):
+# linux-peer/NAME with an initramfs whose /init is INIT (a path, or
+# $<TARGET_FILE:...> with the target in DEPENDS) and the qemu.json
+# scripts/qemu-run boots (`scripts/qemu-run --image-dir linux-peer/NAME`,
+# or target linux-peer-NAME-run), its kernel command line the peer's own
+# arguments and BOOTARGS (the kernel passes those it does not know to
+# /init as environment variables); LINUX_PEER_RUN_DIR_<NAME> is that
+# directory.
 function(linux_peer_run_dir name init)
-  cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "DEPENDS")
+  cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "DEPENDS;BOOTARGS")
+  string(JOIN " " cmdline "console=ttyS0 panic=-1 earlycon quiet" ${arg_BOOTARGS})
   set(dir ${LINUX_PEER_DIR}/${name})
   file(MAKE_DIRECTORY ${dir})
   add_custom_command(OUTPUT ${dir}/initramfs.cpio.gz
@@ -62,7 +66,7 @@ function(linux_peer_run_dir name init)
     COMMENT "Linux peer: initramfs of ${name}")
   add_custom_target(linux-peer-${name} ALL DEPENDS ${dir}/initramfs.cpio.gz)
   file(WRITE ${dir}/qemu.json
-"{\"board\": \"qemu-virt\", \"backend\": \"linux\", \"machine\": \"virt\", \"bios\": \"default\", \"kernel\": \"${LINUX_PEER_IMAGE}\", \"initrd\": \"${dir}/initramfs.cpio.gz\", \"cmdline\": \"console=ttyS0 panic=-1 earlycon quiet\", \"icount_shift\": ${LINUX_PEER_ICOUNT_SHIFT}}\n")
+"{\"board\": \"qemu-virt\", \"backend\": \"linux\", \"machine\": \"virt\", \"bios\": \"default\", \"kernel\": \"${LINUX_PEER_IMAGE}\", \"initrd\": \"${dir}/initramfs.cpio.gz\", \"cmdline\": \"${cmdline}\", \"icount_shift\": ${LINUX_PEER_ICOUNT_SHIFT}}\n")
   add_custom_target(linux-peer-${name}-run
     COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/qemu-run --image-dir ${dir}
             --timeout 60

@@ -2,8 +2,10 @@
 """uartbench-hosted's refusals: each bad command line or unusable tty ends
 the run before any section, with its message on stderr, nothing on the
 log, and its exit status (101: a bad command line or operating point, as
-the kernel's bad boot argument; 102: a tty that cannot be used). And
---help: the usage, status 0."""
+the kernel's bad boot argument; 102: a tty that cannot be used); as
+/init (--init) the options come from the environment, and the refusals
+name them as boot arguments (tty=, baud=, quick=, qemu_mode=,
+icount_shift=). And --help: the usage, status 0."""
 import argparse
 import os
 import re
@@ -34,6 +36,27 @@ def cases(far_path, regular):
          r"--baud 12345: not a speed of termios; valid values: 50,75,.*,115200,.*,4000000$"),
         ("baud-not-a-number", ["--tty", far_path, "--baud", "fast"], USAGE,
          r"--baud fast: not a baud"),
+        ("init-with-options", ["--init", "--tty", far_path], USAGE,
+         r"--init takes the options from the environment, not the command line"),
+    ]
+
+
+def init_cases(far_path):
+    """(name, environment, status, stderr regex) of every refusal as /init."""
+    good = {"tty": far_path, "baud": "115200"}
+    return [
+        ("init-missing-tty", {"baud": "115200"}, USAGE, r"^uartbench-hosted: tty= is missing"),
+        ("init-missing-baud", {"tty": far_path}, USAGE, r"^uartbench-hosted: baud= is missing"),
+        ("init-bad-baud", dict(good, baud="fast"), USAGE, r"baud=fast: not a baud"),
+        ("init-bad-quick", dict(good, quick="yes"), USAGE, r"quick=yes: valid values: 0, 1$"),
+        ("init-bad-mode", dict(good, qemu_mode="fast"), USAGE,
+         r"qemu_mode=fast: valid values: icount, realtime$"),
+        ("init-bad-shift", dict(good, icount_shift="11"), USAGE,
+         r"icount_shift=11: valid values: 0\.\.10$"),
+        ("init-unknown-section", dict(good, sections="S99"), USAGE,
+         r"sections=: 'S99' is not a section"),
+        ("init-bad-path", dict(good, tty="/nonexistent/ttyX"), TTY,
+         r"/nonexistent/ttyX: cannot open"),
     ]
 
 
@@ -55,6 +78,11 @@ def main():
     with tempfile.NamedTemporaryFile(prefix="not-a-tty-") as regular:
         results = [(n, a, s, r, run(args.binary, a)) for n, a, s, r in cases(far.path,
                                                                              regular.name)]
+    for name, env, status, pattern in init_cases(far.path):
+        clean = {k: v for k, v in os.environ.items()
+                 if k not in ("tty", "baud", "sections", "quick", "qemu_mode", "icount_shift")}
+        results.append((name, ["--init"], status, pattern,
+                        run(args.binary, ["--init"], env=dict(clean, **env))))
     results.append(("no-permission", [], TTY, r": cannot open: Permission denied \(EACCES\); is "
                     r"the user in the tty's group", no_permission(args.binary, far)))
     help_status, help_out, _, _ = run(args.binary, ["--help"])

@@ -14,7 +14,14 @@ benchmark writes on the slave (pty_run.FarEnd). Checks:
 - the far end's capture holds the log's payload witnesses, whole and in
   order, checked byte for byte (tests/qemu/witness.py), with the byte
   counts and CRCs the log's markers print, and nothing else;
+- S43's idle groups a second time after PR_SET_TIMERSLACK 1: the phase
+  lines print the slack (idle and loaded: the process's, above 1;
+  idle-slack1: 1);
 - `report --check` on the log is clean.
+With --init it runs as a system's /init does (`--init`: the options from
+the environment, tty= baud= quick=1), and the far end's capture is the
+log itself, its payloads inline as a kernel's (no witness_bytes=far-end,
+nothing on stdout): that capture is the log checked.
 Prints the S20 and S41 figures of the run."""
 import argparse
 import os
@@ -50,12 +57,13 @@ def check_statuses(log, errors):
         errors.append(f"{len(log.order)} sections in the log, not the suite's 18")
 
 
-def check_manifest(log, tty, baud, errors):
-    """The keys that say where and how the run was taken."""
+def check_manifest(log, tty, baud, errors, inline=False):
+    """The keys that say where and how the run was taken (inline: the
+    witnesses are in the log, no witness_bytes key)."""
     man = log.manifest
     want = {"os": "linux", "kernel_release": platform.release(), "tty": tty, "baud": str(baud),
             "line": "pty", "board": "hosted-" + platform.machine(), "backend": "linux-tty",
-            "witness_bytes": "far-end", "wire_model": "off"}
+            "witness_bytes": None if inline else "far-end", "wire_model": "off"}
     for key, value in want.items():
         if man.get(key) != value:
             errors.append(f"manifest {key}={man.get(key)}, expected {value}")
@@ -69,6 +77,16 @@ def check_manifest(log, tty, baud, errors):
         if rec.tag == "not-available" and not re.match(r"^E[A-Z0-9]+$", rec.get("reason", "")):
             errors.append(f"{rec.kind}=not-available without an errno name: "
                           f"reason={rec.get('reason')}")
+
+
+def check_slack(log, errors):
+    """S43's phases with their timer slack: the default, then 1 ns."""
+    got = {r.tag: r.get("timer_slack_ns") for r in log.records("S43", kind="s43-phase")}
+    default = log.manifest.get("timer_slack_ns")
+    want = {"idle": default, "loaded": default, "idle-slack1": "1"}
+    if got != want or default in (None, "1"):
+        errors.append(f"S43 phases and timer slack {got}, expected {want} (manifest "
+                      f"timer_slack_ns={default})")
 
 
 def check_far_end(log, raw, errors):
@@ -129,24 +147,37 @@ def main():
     p.add_argument("--log", required=True, help="where to keep the log (stdout)")
     p.add_argument("--baud", type=int, default=115200)
     p.add_argument("--timeout", type=float, default=50)
+    p.add_argument("--init", action="store_true",
+                   help="run as /init: options from the environment, the log on the tty")
     args = p.parse_args()
     far = FarEnd()
     try:
-        status, out, err, took = run(args.binary, ["--tty", far.path, "--baud", str(args.baud),
-                                                   "--quick"], args.log, args.timeout)
+        if args.init:
+            env = dict(os.environ, tty=far.path, baud=str(args.baud), quick="1")
+            status, out, err, took = run(args.binary, ["--init"], None, args.timeout, env=env)
+        else:
+            status, out, err, took = run(args.binary, ["--tty", far.path, "--baud",
+                                                       str(args.baud), "--quick"], args.log,
+                                         args.timeout)
         errors = []
         check_raw(far.slave, args.baud, errors)
     finally:
         raw = far.stop()
-    with open(args.log + ".far-end", "wb") as fh:
+    with open(args.log + (".far-end" if not args.init else ""), "wb") as fh:
         fh.write(raw)
     if status != 0:
         errors.append(f"exit status {status}: {err.strip()[-400:]}")
-    log = parse.parse_bytes(out, args.log)
+    if args.init and out:
+        errors.append(f"--init wrote {len(out)} bytes to stdout: the log belongs on the tty")
+    log = parse.parse_bytes(raw if args.init else out, args.log)
     check_statuses(log, errors)
+    check_slack(log, errors)
     if "S00" in log.sections:
-        check_manifest(log, far.path, args.baud, errors)
-    check_far_end(log, raw, errors)
+        check_manifest(log, far.path, args.baud, errors, inline=args.init)
+    if not args.init:
+        check_far_end(log, raw, errors)
+    elif not any(p.tag == "s13-writev" and p.data and b"\r\n" in p.data for p in log.payloads):
+        errors.append("S13's payload holds no CR LF: ONLCR was not exercised")
     result = check.check_log(log)
     errors += [f"check: {f.section} {f.key}: {f.what}" for f in result.findings]
     cli = subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "bench", "report", "report"),

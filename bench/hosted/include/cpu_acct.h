@@ -34,6 +34,13 @@ static inline uint64_t cpu_insns(uint64_t counts)
     return counts >> cpu_instret_shift;
 }
 
+/* Any thread (S20, S21): the process's instruction counter (no idle,
+ * RX or simulation account to leave out). */
+static inline uint64_t cpu_busy_counts(void)
+{
+    return rdinstret();
+}
+
 /* What S41's figures come from (its s41-method line). */
 #define CPU_INSTRET_METHOD "perf-instructions-of-the-process"
 #define CPU_CYCLES_METHOD  "perf-cycles-of-the-process"

@@ -29,6 +29,25 @@ class Flag(str):
         return obj
 
 
+def s43_phases(log):
+    """S43's phases in the log: idle and loaded, then each further one its
+    `s43-phase=` lines name (uartbench-hosted: `idle-slack1`, the idle
+    groups again at a timer slack of 1 ns)."""
+    out = ["idle", "loaded"]
+    for rec in log.records("S43", kind="s43-phase"):
+        if rec.tag and rec.tag not in out:
+            out.append(rec.tag)
+    return out
+
+
+def s43_settings(log):
+    """{phase: `timer_slack_ns=N`}: the timer settings each S43 phase's line
+    prints (uartbench-hosted's; a kernel's timer has none)."""
+    return {rec.tag: "timer_slack_ns=%s" % rec.get("timer_slack_ns")
+            for rec in log.records("S43", kind="s43-phase")
+            if rec.tag and rec.get("timer_slack_ns") is not None}
+
+
 def ident(rec, *keys):
     """Short name of a record for flags: `tag(k=v,...)` with the keys present.
 
@@ -85,7 +104,8 @@ class Analysis:
     s41: dict = field(default_factory=dict)  # size -> dict
     s41_phases: dict = field(default_factory=dict)  # size -> {phase: [instr/byte per round]}
     s42: dict | None = None
-    s43: dict = field(default_factory=dict)  # "idle"/"loaded" -> Lat
+    s43: dict = field(default_factory=dict)  # "idle"/"loaded"/further phases -> Lat
+    s43_settings: dict = field(default_factory=dict)  # phase -> "timer_slack_ns=N"
     s43_recomputable: str = ""
     payloads: list = field(default_factory=list)  # (tag, verdict, detail)
     notes: list = field(default_factory=list)

@@ -4,11 +4,13 @@ On a real or modelled line nothing is faster than the line: line rate
 <= 100 %, a write + drain of N bytes >= N character times, the S11 run >=
 its line time. Everywhere: 0 <= overlap efficiency <= 1 (on Linux, whose
 windows are not reproducible, only >= 0), instructions per
-byte > 0, the wire model's cost <= the total, CPU use <= 100 %. Each
+byte > 0, S20/S21 instructions per write + drain > 0, the wire model's
+cost <= the total, CPU use <= 100 %. Each
 bound allows one unit of the printed figure's last digit (or one timer
 tick for times). Figures of INVALID sections are not held to them, nor a
-Linux run on a pty (line=pty) to the line's; a figure of a counter Linux
-refused (`not-available`) is the records check's.
+Linux run on a pty (line=pty) or on QEMU's instant 16550 (line=instant, as
+our images without the wire model) to the line's; a figure of a counter
+Linux refused (`not-available`) is the records check's.
 """
 
 from . import check_expect as expect
@@ -25,8 +27,9 @@ INPUT = {"bytes / elapsed_ns": "elapsed_ns", "bytes_per_s": "bytes_per_s", "kbps
 
 def _physical(log):
     """True when the log ran on a real line or the wire model (QEMU's UART is
-    instant); a Linux run (os=linux) on a serial port's driver (line=serial),
-    not on a pty, which passes bytes at once whatever the baud (line=pty)."""
+    instant); a Linux run (os=linux) on a serial port's driver on a real
+    line (line=serial), not on a pty, which passes bytes at once whatever
+    the baud (line=pty), nor on QEMU's 16550 (line=instant)."""
     if log.manifest.get("os") == "linux":
         return log.manifest.get("line") == "serial"
     if log.is_d1():
@@ -36,6 +39,8 @@ def _physical(log):
 
 def _unphysical_why(log):
     """Why the line bounds do not apply to a log that _physical() rejects."""
+    if log.manifest.get("os") == "linux" and log.manifest.get("line") == "instant":
+        return "line=instant: no wire model, QEMU's UART sends at once"
     if log.manifest.get("os") == "linux":
         return "line=%s: the tty keeps no line time" % log.manifest.get("line", "?")
     return "no wire model, QEMU's UART sends at once"
@@ -136,6 +141,12 @@ def _work(ctx, skip):
         ctx.note("bounds: S42 %s above 1.0, not held to it on Linux (os=linux: the idle "
                  "calibration and each round are separate windows of a preemptive system, "
                  "whose other load on the CPU takes from either)" % ", ".join(above_one))
+    for sid in ("S20", "S21"):
+        for rec in log.records(sid, kind="diag") if sid not in skip else []:
+            if rec.tag.endswith("-insns") and rec.num("min_instructions") is not None \
+                    and not rec.num("min_instructions") > 0:
+                ctx.fail(sid, rec.tag + ".min_instructions", "%s: a write + drain costs "
+                         "instructions" % rec.get("min_instructions"))
     if "S41" in skip:
         return
     for rec in log.records("S41", kind="diag"):

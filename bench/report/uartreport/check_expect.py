@@ -7,6 +7,7 @@ manifest's size lists and bench scale.
 """
 
 from . import series
+from .analysis import s43_phases, s43_settings
 
 SUITE = ("S00", "S05", "S06", "S10", "S11", "S12", "S13", "S14", "S20", "S21",
          "S30", "S31", "S32", "S33", "S41", "S42", "S43", "S40")
@@ -180,7 +181,7 @@ def records(log):
     out += [("S42", "idle", None, {}), ("S42", "overlap", None, {}),
             ("S42", "diag", "s42-warmup", {"round": "0"}), ("S42", "diag", "s42-summary", {})]
     out += [("S42", "diag", "s42-sample", {"round": str(r)}) for r in range(1, rounds + 1)]
-    for phase in ("idle", "loaded"):
+    for phase in s43_phases_expected(log):
         out.append(("S43", "s43-phase", phase, {}))
         out += [("S43", "diag", "s43-%s-group" % phase, {"group": str(g)})
                 for g in range(1, groups + 1)]
@@ -188,6 +189,24 @@ def records(log):
     out += [("S33", "diag", t, {}) for t in ("s33-tx", "s33-rx", "s33-cpu")]
     out.append(("S40", "counter", "wire-model", {}))
     return out
+
+
+def latency_series(log):
+    """The series each S20/S21 size prints: "" (ns), and "-insns" (the
+    instructions of each write + drain) when the manifest's
+    tx_latency_counts= lists instructions (logs before it: ns only)."""
+    counts = log.manifest.get("tx_latency_counts", "ns").split(",")
+    return [""] + (["-insns"] if "instructions" in counts else [])
+
+
+def s43_phases_expected(log):
+    """S43's phases the log must hold: those it names (s43_phases), and
+    `idle-slack1` when its phases print their timer slack (a Linux log
+    whose uartbench-hosted runs the idle groups again at 1 ns)."""
+    phases = s43_phases(log)
+    if "idle" in s43_settings(log) and "idle-slack1" not in phases:
+        phases.append("idle-slack1")
+    return phases
 
 
 def summaries(log):
@@ -199,8 +218,9 @@ def summaries(log):
         "S10": ["drain-each-size-%s" % s for s in tput],
         "S14": ["break-even-size-%s" % s for s in sizes(log, "tx_break_even_sizes",
                                                         (64, 128, 256))],
-        "S20": ["s20-single-byte"],
-        "S21": ["s21-fifo-size-%s" % s for s in sizes(log, "fifo_matrix_sizes",
-                                                      (1, 15, 16, 17, 31, 32, 33, 48, 49))],
-        "S43": ["s43-idle-aggregate", "s43-loaded-aggregate"],
+        "S20": ["s20-single-byte" + suffix for suffix in latency_series(log)],
+        "S21": ["s21-fifo-size-%s%s" % (s, suffix)
+                for s in sizes(log, "fifo_matrix_sizes", (1, 15, 16, 17, 31, 32, 33, 48, 49))
+                for suffix in latency_series(log)],
+        "S43": ["s43-%s-aggregate" % phase for phase in s43_phases_expected(log)],
     }

@@ -9,7 +9,7 @@ instructions per byte, S41/S42 medians). bounds: what physics allows
 
 from . import check_expect as expect
 from . import check_rx, series, stats
-from .analysis import ident
+from .analysis import ident, s43_phases
 from .model import num
 
 TPUT = ("S10", "S12", "S13", "S14")
@@ -246,7 +246,7 @@ def _s31(ctx):
 def _s43(ctx):
     """S43 aggregates against their groups: n, min/max, percentiles between the groups'."""
     log = ctx.log
-    for phase in ("idle", "loaded"):
+    for phase in s43_phases(log):
         groups = log.records("S43", kind="s43-%s-group-summary" % phase)
         diags = log.records("S43", kind="diag", tag="s43-%s-group" % phase)
         for g, d in zip(groups, diags):

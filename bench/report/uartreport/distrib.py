@@ -9,7 +9,7 @@ Flags; time summaries also become Lat objects for the tables.
 """
 
 from . import stats
-from .analysis import DISAGREE, P99_IS_MAX, Lat, ident
+from .analysis import DISAGREE, P99_IS_MAX, Lat, ident, s43_phases
 from .model import num
 
 LAT_KEYS = ("avg", "p50", "p95", "p99", "max")
@@ -162,7 +162,7 @@ def _derived(an, rec, name, ns, summ, unit):
 
 def _s43_groups(log, an):
     """S43 group summaries and their sample[i] from each group's slice of the series."""
-    for phase in ("idle", "loaded"):
+    for phase in s43_phases(log):
         series = log.samples.get("s43-" + phase)
         summaries = log.records("S43", kind="s43-%s-group-summary" % phase)
         groups = log.records("S43", kind="diag", tag="s43-%s-group" % phase)

@@ -37,7 +37,9 @@ INTRO = {
     "s42": "Useful work done during a transmission relative to an idle window of the "
            "same length (1.0 = the write cost nothing).",
     "s43": "How late clock_nanosleep(TIMER_ABSTIME) wakes up, every 5 ms, idle and "
-           "during a 4096 B burst.",
+           "during a 4096 B burst; on Linux the idle groups again at a timer slack of "
+           "1 ns (idle-slack1: PR_SET_TIMERSLACK 1), the others at the process's "
+           "(timer slack ns, 50000 by default).",
 }
 
 # (title, intro key, row builder, ratio columns wanted)
@@ -72,7 +74,8 @@ def build(ans, labels, outdir, baseline=None):
     out.append("")
     out.append("Markers: " + tables.LEGEND + " %s the compared logs ran at different (or "
                "unknown) CPU clock, icount shift, wire model or bench scale (column headers); "
-               "%s from an INVALID section." % (runs.DIFFERS, runs.INVALID))
+               "%s from an INVALID section; %s a Linux run's line rate on a line that keeps no "
+               "line time (not comparable)." % (runs.DIFFERS, runs.INVALID, runs.NO_LINE))
     out.append("")
     heads = [runs.header(lb, an.log) for an, lb in zip(ans, labels)]
     for title, intro, func, ratios in SECTIONS:
@@ -87,6 +90,7 @@ def build(ans, labels, outdir, baseline=None):
             notes = runs.mark(rows, ans, compare=ratios, point_fields=fields) \
                 if func is not runs.runs_rows else []
             notes += TABLE_NOTES[func](ans, labels) if func in TABLE_NOTES and rows else []
+            notes += runs.mark_no_line(rows, ans) if func is tables.line_rate_rows else []
         except Exception as exc:  # keep the other tables
             rows, notes = [], []
             out.append("_Table failed: %r_" % (exc,))

@@ -19,6 +19,7 @@ POINT = ("CPU clock", "icount shift", "wire model", "bench scale")
 RX_POINT = ("rx trigger", "peer")
 DIFFERS = "◇"
 INVALID = "§"
+NO_LINE = "≁"
 SID_RE = re.compile(r"^(S\d\d) ")
 
 
@@ -97,6 +98,32 @@ def mark(rows, ans, compare=True, point_fields=POINT):
         notes.append("%s from a section marked INVALID (%s): the line was not quiet, the figure "
                      "is not trustworthy." % (INVALID, ", ".join(sorted(invalid))))
     return notes
+
+
+def no_line(log):
+    """Why log's line rates are no line's, or None: a Linux run on QEMU's
+    instant 16550 (line=instant) or on a pty, where the tty layer takes
+    the bytes at once whatever the baud."""
+    line = log.manifest.get("line")
+    if log.manifest.get("os") == "linux" and line in ("instant", "pty"):
+        return "line=%s" % line
+    return None
+
+
+def mark_no_line(rows, ans):
+    """Mark the line-rate cells of the logs no_line() names; the note line(s)."""
+    which = [i for i, an in enumerate(ans) if no_line(an.log)]
+    for row in rows:
+        for i in which:
+            if row.cells[i].text:
+                row.cells[i].text += " " + NO_LINE
+    if not which:
+        return []
+    return ["%s not comparable: Linux drove QEMU's instant 16550 or a pty (%s), whose tty "
+            "layer takes the bytes at once whatever the baud; these figures are how fast "
+            "Linux's serial stack takes them, not a line's rate (our images without the wire "
+            "model send at once too, but through the driver under test alone)."
+            % (NO_LINE, ", ".join("%s" % no_line(ans[i].log) for i in which))]
 
 
 def runs_rows(ans):

@@ -173,8 +173,19 @@ def s21_sizes(ans):
     return sorted((s for s in sizes if s.isdigit()), key=int)
 
 
+def _insns(an, tag):
+    """{p50, p99, max: instructions} of a write + drain series (`diag=<tag>-insns`), or None."""
+    recs = [r for sid in ("S20", "S21") for r in an.log.records(sid, kind="diag",
+                                                                tag=tag + "-insns")]
+    if not recs:
+        return None
+    got = {k: recs[0].num("%s_instructions" % k) for k in ("p50", "p99", "max")}
+    return got if None not in got.values() else None
+
+
 def latency_rows(ans):
-    """S20/S21: P50, P99, max (ms and character times) and P99/P50."""
+    """S20/S21: P50, P99, max (ms and character times) and P99/P50; the
+    instructions of a write + drain (P50, P99) where the logs count them."""
     tags = [("S20 1 B", "s20-single-byte")]
     tags += [("S21 %s B" % s, "s21-fifo-size-%s" % s) for s in s21_sizes(ans)]
     extra = _union([t for t, l in an.latency.items() if l.section == "S21"
@@ -197,6 +208,10 @@ def latency_rows(ans):
                 ratio = l.values["p99"] / l.values["p50"]
             cells.append(Cell(fmt(ratio), ratio))
         rows.append(Row(name + " P99/P50", cells))
+        insns = [_insns(an, tag) for an in ans]
+        for key, title in (("p50", "P50"), ("p99", "P99")) if any(insns) else ():
+            rows.append(Row("%s write+drain instructions %s" % (name, title),
+                            [Cell(fmt(i[key]), i[key]) if i else Cell() for i in insns]))
     return rows
 
 
@@ -304,9 +319,18 @@ def s42_rows(ans):
 
 
 def s43_rows(ans):
-    """S43: sleep overshoot P50/P99/max, idle and loaded, in ms."""
+    """S43: sleep overshoot P50/P99/max, idle and loaded (and a platform's
+    further phases: Linux's idle-slack1), in ms; each phase's timer slack
+    where a log prints it."""
     rows = []
-    for phase in ("idle", "loaded"):
+    phases = []
+    for an in ans:
+        phases += [p for p in an.s43 if p not in phases]
+    for phase in phases:
+        slack = [an.s43_settings.get(phase, "").partition("=")[2] for an in ans]
+        if any(slack):
+            rows.append(Row("S43 %s timer slack ns" % phase,
+                            [Cell(s, num(s)) if s else Cell() for s in slack]))
         for key, title in (("p50", "P50"), ("p99", "P99"), ("max", "max")):
             cells = []
             for an in ans:

@@ -7,7 +7,7 @@ and each S41 round's instructions_per_byte from instret_delta / completed.
 """
 
 from . import stats
-from .analysis import NOT_RECOMPUTABLE, ident
+from .analysis import NOT_RECOMPUTABLE, ident, s43_phases, s43_settings
 
 RULES = ("mean-of-middle-pair", "lower-middle", "upper-middle")
 
@@ -129,8 +129,10 @@ def s42(log, an):
 
 
 def s43(log, an):
-    """S43: idle/loaded overshoot from aggregates, raw samples when present."""
-    for phase in ("idle", "loaded"):
+    """S43: idle/loaded (and further phases') overshoot from aggregates, raw
+    samples when present; each phase's timer settings."""
+    an.s43_settings = s43_settings(log)
+    for phase in s43_phases(log):
         lat = an.latency.get("s43-%s-aggregate" % phase)
         if lat is None:
             continue

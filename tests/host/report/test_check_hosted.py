@@ -106,6 +106,15 @@ class Hosted(LogCase):
         self.found(res, "S10", "drain-each(size=64).line_rate_pct", "above the line's 100 %")
         self.found(res, "S20", "s20-single-byte.min", "less than its")
 
+    def test_instant_line_like_no_wire_model(self):
+        """QEMU's instant 16550 under Linux (line=instant) is held to the line
+        no more than our images without the wire model are."""
+        res = check(sub(self.log, rb" line=pty line_timing=none ",
+                        b" line=instant line_timing=none "))
+        self.clean(res, "S10", "line_rate_pct")
+        self.clean(res, "S20", "s20-single-byte.min")
+        self.notes(res, "line=instant: no wire model, QEMU's UART sends at once")
+
     def test_not_available_needs_the_manifest(self):
         """`not-available` figures from a counter the manifest says counts."""
         data = sub(self.log, rb"counter_instructions=not-available reason=\S+",
@@ -156,6 +165,43 @@ class Hosted(LogCase):
         kernel = check(self.above_one(real(ASYNC)))
         self.found(kernel, "S42", "s42-sample(round=1).overlap_efficiency", "above 1.0")
         self.found(kernel, "S42", "s42-summary.median_overlap_efficiency", "above 1.0")
+
+    def test_s43_at_a_slack_of_one_ns(self):
+        """S43's idle groups again after PR_SET_TIMERSLACK 1 (idle-slack1): its
+        records are required once the phases print their slack, its
+        summaries checked against its raw samples, the table shows each
+        phase's slack."""
+        self.clean(check(self.log), "S43", "idle-slack1")
+        gone = re.sub(rb"^[^\n]*(s43-phase=|s43-|tag=s43-)idle-slack1[^\n]*\n", b"", self.log,
+                      flags=re.M)
+        self.assertNotIn(b"idle-slack1", gone)
+        res = check(gone)
+        self.found(res, "S43", "s43-phase=idle-slack1")
+        self.found(res, "S43", "s43-idle-slack1-aggregate")
+        self.clean(check(sub(gone, rb" timer_slack_ns=\d+$", b"", 0)), "S43", "idle-slack1")
+        bad = setv(self.log, rb"diag=s43-idle-slack1-aggregate ", "p50_ns", lambda v: int(v) + 9000)
+        self.found(check(bad), "S43", "s43-idle-slack1-aggregate.p50")
+        bad = setv(self.log, rb"s43-idle-slack1-group-summary ", "p50_ns",
+                   lambda v: int(v) + 9000)
+        self.found(check(bad), "S43", "s43-idle-slack1-group-summary(group=1).p50")
+        from uartreport import parse, recompute, tables
+        rows = tables.s43_rows([recompute.analyze(parse.parse_bytes(self.log, HOSTED))])
+        slack = {r.label: r.cells[0].text for r in rows if "timer slack" in r.label}
+        self.assertEqual(slack, {"S43 idle timer slack ns": "50000",
+                                 "S43 loaded timer slack ns": "50000",
+                                 "S43 idle-slack1 timer slack ns": "1"})
+        self.assertIn("S43 idle-slack1 overshoot P99 ms", [r.label for r in rows])
+
+    def test_write_drain_instructions_required(self):
+        """S20/S21's -insns series are required exactly where the manifest's
+        tx_latency_counts= lists instructions."""
+        from _doctor import NOWIRE
+        kernel = real(NOWIRE)
+        self.clean(check(kernel), "S20", "insns")
+        counted = sub(kernel, rb"( tx_latency_iters=\d+)", rb"\1 tx_latency_counts=ns,instructions")
+        res = check(counted)
+        self.found(res, "S20", "s20-single-byte-insns", "record missing")
+        self.found(res, "S21", "s21-fifo-size-16-insns", "record missing")
 
     def test_label(self):
         """The report's label names the line, not a wire model."""

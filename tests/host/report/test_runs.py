@@ -6,7 +6,7 @@ import tempfile
 import unittest
 
 import _common
-from _doctor import ASYNC, CONSOLE, real, setv, starry, sub, value
+from _doctor import ASYNC, CONSOLE, NOWIRE, real, setv, starry, sub, value
 from uartreport import runs, tables
 from uartreport.parse import parse_bytes
 from uartreport.recompute import analyze
@@ -87,6 +87,36 @@ class OperatingPoint(unittest.TestCase):
         self.assertTrue(any("INVALID (S20)" in n for n in notes))
         status = {r.label: r.cells[0].text for r in tables.status_rows(ans)}
         self.assertTrue(status["S20"].startswith("INVALID reason=foreign-rx foreign_rx_bytes=12"))
+
+    def test_linux_line_rates_not_comparable(self):
+        """A Linux run on QEMU's instant 16550 (line=instant) or a pty: its line
+        rates marked not comparable, a kernel image's without the wire model not."""
+        hosted = real("hosted-pty-quick.log")
+        for line in (b"instant", b"pty"):
+            data = sub(hosted, rb" line=pty ", b" line=" + line + b" ")
+            ans = [_an(real(NOWIRE), "k.log"), _an(data, "l.log")]
+            rows = tables.line_rate_rows(ans)
+            notes = runs.mark_no_line(rows, ans)
+            row = next(r for r in rows if r.label == "S10 drain-each 64 B line rate %")
+            self.assertTrue(row.cells[1].text.endswith(runs.NO_LINE), row.cells)
+            self.assertFalse(row.cells[0].text.endswith(runs.NO_LINE), row.cells)
+            self.assertTrue(notes and "line=" + line.decode() in notes[0], notes)
+        serial = [_an(sub(hosted, rb" line=pty ", b" line=serial "))]
+        self.assertEqual(runs.mark_no_line(tables.line_rate_rows(serial), serial), [])
+
+    def test_write_drain_instructions_rows(self):
+        """S20/S21 instructions per write + drain, where a log prints them."""
+        data = real(NOWIRE)
+        rows = {r.label: r for r in tables.latency_rows([_an(data)])}
+        self.assertNotIn("S20 1 B write+drain instructions P50", rows)
+        data = sub(data, rb"^(  samples tag=s20-single-byte [^\n]*\n)",
+                   rb"\1  samples tag=s20-single-byte-insns unit=instructions first=0 "
+                   rb"values=700,600\n  diag=s20-single-byte-insns n=2 min_instructions=600 "
+                   rb"avg_instructions=650 p50_instructions=600 p95_instructions=700 "
+                   rb"p99_instructions=700 max_instructions=700\n")
+        rows = {r.label: r for r in tables.latency_rows([_an(data)])}
+        self.assertEqual(rows["S20 1 B write+drain instructions P50"].cells[0].text, "600")
+        self.assertEqual(rows["S20 1 B write+drain instructions P99"].cells[0].text, "700")
 
     def test_report_shows_headers_and_notes(self):
         """End to end: column headers with the point, the note under marked tables."""

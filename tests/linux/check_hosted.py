@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Boot the Linux peer with uartbench-hosted as /init and check the
+serial log, which holds the kernel's boot lines, then the benchmark's log
+with its payloads inline (one UART: the console is the port under test).
+
+- qemu-run's status 0 (the machine powered off), no kernel panic;
+- every portable section PASS, the others SKIPPED with their reason:
+  S05, S06 kernel-only; S32, S33 no-wire-model (no modelled far end); S31
+  runs through the 8250's loopback (TIOCM_LOOP);
+- the manifest: os=linux, kernel release 6.1.x, tty=/dev/ttyS0,
+  line=instant (QEMU's 16550 sends at once), qemu_mode=icount and the
+  icount shift the run was booted with, the counters perf events that
+  count exactly (instret_exact=1) and whose read syscall's own work is
+  measured (read_cost > 0) and left out of every delta, S20/S21 counting
+  the instructions of each write + drain, no witness_bytes (the
+  witnesses are inline, as a kernel image's);
+- the log's lines end CR LF, as a kernel's console writes them; S13's
+  payload in the log holds CR LF (ONLCR exercised on the wire);
+- S43 twice idle: at the default timer slack (50 us: the idle and loaded
+  phases' `timer_slack_ns=50000`) and after PR_SET_TIMERSLACK 1
+  (`s43-phase=idle-slack1 ... timer_slack_ns=1`), whose overshoot is at
+  least 80 % of the slack's difference lower (P50 against P50: the
+  sampler's thread took the slack);
+- `report --check` on the serial log is clean, exactly as on a kernel
+  image's log (payload CRCs against the bytes between the markers, S41's
+  instructions as the counter's delta over 2^icount_shift, ...).
+Prints the S20, S41 and S43 figures of the run."""
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "bench", "report"))
+sys.path.insert(0, os.path.join(ROOT, "tests", "qemu"))
+from uartreport import check, parse  # noqa: E402
+from qemu_boot import arg_parser  # noqa: E402
+
+SKIPPED = {"S05": "kernel-only", "S06": "kernel-only", "S32": "no-wire-model",
+           "S33": "no-wire-model"}
+
+
+def boot(args):
+    """Boot through qemu-run; (status, raw log)."""
+    cmd = [sys.executable, os.path.join(ROOT, "scripts", "qemu-run"), "--image-dir",
+           args.image_dir, "--log", args.log, "--timeout", str(args.timeout), "--quiet",
+           "--icount-shift", str(args.shift)]
+    for a in args.append:
+        cmd += ["--append", a]
+    status = subprocess.run(cmd, stdin=subprocess.DEVNULL).returncode
+    with open(args.log, "rb") as f:
+        return status, f.read()
+
+
+def check_statuses(log, errors):
+    """Each section PASS, or SKIPPED with its documented reason."""
+    for sid in log.order:
+        st = log.statuses.get(sid)
+        want = ("SKIPPED", SKIPPED[sid]) if sid in SKIPPED else ("PASS", None)
+        got = (st.get("status"), st.get("reason")) if st else (None, None)
+        if got != want:
+            errors.append(f"{sid}: status={got[0]} reason={got[1]}, expected {want[0]} "
+                          f"reason={want[1]}")
+    if len(log.order) != 18:
+        errors.append(f"{len(log.order)} sections in the log, not the suite's 18")
+
+
+def check_manifest(log, shift, errors):
+    """Where and how the run was taken."""
+    man = log.manifest
+    want = {"os": "linux", "tty": "/dev/ttyS0", "line": "instant", "line_timing": "none",
+            "board": "hosted-riscv64", "backend": "linux-tty", "wire_model": "off",
+            "qemu_mode": "icount", "icount_shift": str(shift), "instret_exact": "1",
+            "cycles_unit": "virtual-ns", "cpu_hz": str(10 ** 9 >> shift),
+            "tx_latency_counts": "ns,instructions"}
+    for key, value in want.items():
+        if man.get(key) != value:
+            errors.append(f"manifest {key}={man.get(key)}, expected {value}")
+    if not re.match(r"^6\.1\.\d+$", man.get("kernel_release", "")):
+        errors.append(f"manifest kernel_release={man.get('kernel_release')}, not Linux 6.1")
+    for name in ("instructions", "cycles"):
+        if not man.get("counter_" + name, "").startswith("perf-hw-"):
+            errors.append(f"manifest counter_{name}={man.get('counter_' + name)}: the SBI PMU "
+                          "gave no perf event")
+        rec = [r for r in log.sections["S00"].records if r.kind == "counter_" + name]
+        cost, left = (rec[0].num(k) if rec else None for k in ("read_cost", "null_delta"))
+        if not cost or left is None or left > cost / 10:
+            errors.append(f"manifest counter_{name}: read_cost={cost} null_delta={left}: the "
+                          "read syscall's own work is not left out of the deltas")
+    if "witness_bytes" in man:
+        errors.append(f"manifest witness_bytes={man['witness_bytes']}: the witnesses are inline")
+
+
+def check_slack(log, errors):
+    """S43's phases and their timer slack; the slack of 1 ns shows."""
+    phases = {r.tag: r for r in log.records("S43", kind="s43-phase")}
+    want = {"idle": "50000", "loaded": "50000", "idle-slack1": "1"}
+    for phase, slack in want.items():
+        got = phases[phase].get("timer_slack_ns") if phase in phases else None
+        if got != slack:
+            errors.append(f"S43 s43-phase={phase} timer_slack_ns={got}, expected {slack}")
+    p50 = {}
+    for phase in ("idle", "idle-slack1"):
+        agg = log.records("S43", kind="diag", tag=f"s43-{phase}-aggregate")
+        p50[phase] = agg[0].num("p50_ns") if agg else None
+    if None in p50.values() or p50["idle"] - p50["idle-slack1"] < 0.8 * (50000 - 1):
+        errors.append(f"S43 P50 idle {p50['idle']} ns, at a slack of 1 ns {p50['idle-slack1']} "
+                      "ns: less than 80 % of the 50 us slack apart")
+
+
+def figures(log):
+    """The S20, S41 and S43 figures, for the test's output."""
+    out = []
+    for r in log.records("S20", kind="diag", tag="s20-single-byte"):
+        if "p50_ns" in r.kv:
+            out.append(f"S20 1 B write+tcdrain: p50 {r.get('p50_ns')} ns p99 {r.get('p99_ns')} ns")
+    for r in log.records("S20", kind="diag", tag="s20-single-byte-insns"):
+        out.append(f"S20 1 B write+tcdrain: p50 {r.get('p50_instructions')} instructions")
+    for r in log.records("S41", kind="diag", tag="s41-summary"):
+        out.append(f"S41 {r.get('size')} B: instructions/byte "
+                   f"{r.get('median_instructions_per_byte')}, CPU {r.get('median_cpu_util_pct')} %")
+    for sid in log.order:
+        for r in log.sections[sid].records:
+            if sid == "S43" and r.kind == "diag" and r.tag and r.tag.endswith("-aggregate"):
+                out.append(f"S43 {r.tag}: p50 {r.get('p50_ns')} ns p99 {r.get('p99_ns')} ns")
+    return out
+
+
+def main():
+    """Boot, check, report."""
+    p = arg_parser(__doc__, 120)
+    p.add_argument("--shift", type=int, default=1, help="icount shift to boot with")
+    p.add_argument("--append", action="append", default=[], help="boot argument")
+    args = p.parse_args()
+    status, raw = boot(args)
+    log = parse.parse_bytes(raw, args.log)
+    errors = []
+    if status != 0:
+        errors.append(f"qemu-run exit status {status}")
+    if b"Kernel panic" in raw or b"PANIC" in raw:
+        errors.append("the log holds a panic")
+    if log.done is None:
+        errors.append("no Done line")
+    check_statuses(log, errors)
+    if "S00" in log.sections:
+        check_manifest(log, args.shift, errors)
+    check_slack(log, errors)
+    if b"=== [S00] Benchmark Manifest ===\r\n" not in raw or \
+            not re.search(rb"\r\nDone\. [^\r\n]*\r\n", raw):
+        errors.append("the log's lines do not end CR LF (S00's header, the Done line)")
+    if not any(p.tag == "s13-writev" and p.data and b"\r\n" in p.data for p in log.payloads):
+        errors.append("S13's payload in the log holds no CR LF: ONLCR was not exercised")
+    result = check.check_log(log)
+    errors += [f"check: {f.section} {f.key}: {f.what}" for f in result.findings]
+    cli = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "report", "report"),
+                          "--check", args.log], capture_output=True, text=True)
+    if cli.returncode != 0:
+        errors.append(f"report --check exit status {cli.returncode}: {cli.stdout[-400:]}")
+    for line in figures(log):
+        print(line)
+    for e in errors:
+        print(f"FAIL: {e}")
+    print(f"{args.log}: {len(log.payloads)} witnesses; {check.verdict(result)}")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
