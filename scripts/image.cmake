@@ -55,4 +55,14 @@ if(DEFINED BOARD_QEMU_MACHINE)
     COMMAND ${REPORT_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/compare --board ${BOARD} --reuse
     USES_TERMINAL
     COMMENT "Every backend of ${BOARD}: build, boot, one report in build/compare")
+  # The same without the wire model beside the Linux 8250 peer running
+  # uartbench-hosted (scripts/compare --wire off --linux; qemu-virt only:
+  # the peer boots under OpenSBI).
+  if(BOARD STREQUAL "qemu-virt")
+    add_custom_target(linux-compare
+      COMMAND ${REPORT_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/compare --board ${BOARD} --wire off
+              --linux --no-starryos --reuse --out ${CMAKE_SOURCE_DIR}/build/linux-compare
+      USES_TERMINAL
+      COMMENT "qemu-virt without the wire model and the Linux peer: build, boot, one report in build/linux-compare")
+  endif()
 endif()
