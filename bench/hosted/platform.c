@@ -91,32 +91,6 @@ void posix_io_fault_write(int after, int err)
     (void)err;
 }
 
-/* Any task: no wire model, all zero. */
-void wire_model_stats(struct wire_stats *out)
-{
-    *out = (struct wire_stats){ 0 };
-}
-
-/* Section task (S32, S33): no modelled far end. */
-int wire_peer_start(uint64_t bytes, uint32_t seed, uint64_t start_ns)
-{
-    (void)bytes;
-    (void)seed;
-    (void)start_ns;
-    return -ENODEV;
-}
-
-/* Section task: no stream to stop. */
-void wire_peer_stop(void)
-{
-}
-
-/* Any task: no stream. */
-void wire_peer_stats(struct wire_rx_stats *out)
-{
-    *out = (struct wire_rx_stats){ 0 };
-}
-
 /* S43 (section task): the thread's timer slack, which the sampler's
  * thread (started by this one) inherits. */
 void bench_s43_print_timer(void)
