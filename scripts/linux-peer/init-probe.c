@@ -39,6 +39,7 @@
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
+#include "instret_unit.h"
 
 #define LOOP_ITERS 10000
 
@@ -61,21 +62,6 @@ static uint64_t csr_read(int which)
 	else
 		__asm__ volatile("rdcycle %0" : "=r"(v));
 	return v;
-}
-
-/* rdinstret's count for one instruction, from deltas over 1 and 8
- * instructions; 0 when they are not a power of two in that ratio (call
- * with the counter readable). */
-static uint64_t instret_unit(void)
-{
-	uint64_t a, b, c;
-
-	__asm__ volatile(".option push\n.option norvc\n"
-			 "rdinstret %0\nrdinstret %1\n.rept 7\nnop\n.endr\nrdinstret %2\n"
-			 ".option pop"
-			 : "=&r"(a), "=&r"(b), "=&r"(c));
-	uint64_t d1 = b - a, d8 = c - b;
-	return d1 && !(d1 & (d1 - 1)) && d8 == 8 * d1 ? d1 : 0;
 }
 
 /* A loop the compiler keeps: LOOP_ITERS dependent adds. */

@@ -4,6 +4,7 @@
 #include "board_info.h"
 #include "clock.h"
 #include "cpu_acct.h"
+#include "instret_unit.h"
 #include "kernel.h"
 
 #define ICOUNT_SHIFT_MAX 10        /* QEMU refuses -icount shift above 10 */
@@ -23,20 +24,6 @@ static uint64_t boot_cycle, boot_instret;
 void cpu_acct_early_init(void)
 {
     cpu_acct_now.owner = &before_init;
-}
-
-/* cpu_acct_init, interrupts masked: rdinstret counts of one instruction,
- * from the deltas over 1 and over 8 instructions, or 0 when they are not
- * a power of two in that ratio (QEMU without -icount: host ticks). */
-static uint64_t instret_unit(void)
-{
-    uint64_t a, b, c;
-    __asm__ volatile(".option push\n.option norvc\n"
-                     "rdinstret %0\nrdinstret %1\n.rept 7\nnop\n.endr\nrdinstret %2\n"
-                     ".option pop"
-                     : "=&r"(a), "=&r"(b), "=&r"(c));
-    uint64_t d1 = b - a, d8 = c - b;
-    return d1 && !(d1 & (d1 - 1)) && d8 == 8 * d1 ? d1 : 0;
 }
 
 /* cpu_acct_init: the measured unit as a shift, checked against the
