@@ -65,4 +65,17 @@ if(DEFINED BOARD_QEMU_MACHINE)
       USES_TERMINAL
       COMMENT "qemu-virt without the wire model and the Linux peer: build, boot, one report in build/linux-compare")
   endif()
+  # The operating-point sweep of every backend of this board (scripts/sweep:
+  # baud x FIFO depth x CPU clock, GNU parallel; resumable), its frontier in
+  # build/sweep/sweep.md; sweep-quick: the handful of points CI runs.
+  add_custom_target(sweep
+    COMMAND ${REPORT_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/sweep --board ${BOARD}
+            --out ${CMAKE_SOURCE_DIR}/build/sweep
+    USES_TERMINAL
+    COMMENT "Operating-point sweep of ${BOARD}: logs and frontier in build/sweep")
+  add_custom_target(sweep-quick
+    COMMAND ${REPORT_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/sweep --board ${BOARD} --quick
+            --out ${CMAKE_SOURCE_DIR}/build/sweep-quick
+    USES_TERMINAL
+    COMMENT "Quick operating-point sweep of ${BOARD}: logs and frontier in build/sweep-quick")
 endif()

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""scripts/compare --plan: which presets, boots and report each option
+combination gives (nothing is built or run), and its refusals."""
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+COMPARE = os.path.join(ROOT, "scripts/compare")
+BACKENDS = ("async", "console", "copier")
+
+
+def plan(*args):
+    """scripts/compare --plan ARGS: its status and output."""
+    res = subprocess.run([sys.executable, COMPARE, "--plan", *args], capture_output=True,
+                         text=True, check=False)
+    return res.returncode, res.stdout + res.stderr
+
+
+def expect(cond, what, out):
+    """Stop with what is wrong and the output when cond is false."""
+    if not cond:
+        sys.exit("FAIL: %s\n--- compare output ---\n%s" % (what, out))
+
+
+def main():
+    """Each combination's plan, each refusal's status and message."""
+    status, out = plan()
+    expect(status == 0, "default plan: exit %d" % status, out)
+    for b in BACKENDS:
+        expect("build preset qemu-virt-%s\n" % b in out, "preset qemu-virt-%s" % b, out)
+    expect("nowire" not in out and "boot linux" not in out, "default: no -nowire, no Linux", out)
+    expect(re.search(r"--baseline 'qemu-virt async' .*d1-async-q31\.log$", out, re.M),
+           "default report: baseline async, the StarryOS D1 log last", out)
+
+    status, out = plan("--wire", "off", "--linux", "--no-starryos")
+    expect(status == 0, "--wire off --linux: exit %d" % status, out)
+    for b in BACKENDS:
+        expect("build preset qemu-virt-%s-nowire\n" % b in out, "preset %s-nowire" % b, out)
+        expect(re.search(r"^compare: boot %s: scripts/qemu-run --image-dir \S+/build/"
+                         r"qemu-virt-%s-nowire --log " % (b, b), out, re.M),
+               "boot %s from its -nowire build" % b, out)
+    expect(re.search(r"^compare: boot linux: scripts/qemu-run --kernel \S+/Image --initrd "
+                     r"\S+/initramfs\.cpio\.gz --append tty=/dev/ttyS0 --append baud=115200 "
+                     r"--append norandmaps --log ", out, re.M), "the Linux peer's boot", out)
+    expect(re.search(r"^compare: build Linux peer: kernel \S+", out, re.M),
+           "the Linux peer's build", out)
+    expect(re.search(r"--baseline 'qemu-virt async-nowire' .*--label 'linux-6\.1 8250 "
+                     r"\(uartbench-hosted\)'", out), "report: nowire baseline, Linux column", out)
+    expect("d1-async-q31" not in out, "--no-starryos leaves the D1 log out", out)
+
+    for args, want in ((("--linux", "--board", "qemu-virt-m"), r"--linux: the Linux peer runs "
+                        r"on qemu-virt"),
+                       (("--wire", "fast"), r"--wire: invalid choice: 'fast' \(choose from "
+                        r"'model', 'off'\)"),
+                       (("--backends", "async,polled"), r"--backends polled: valid values: "
+                        r"async, console, copier"),
+                       (("--backends", "console", "--baseline", "async"), r"--baseline async "
+                        r"is not one of --backends")):
+        status, out = plan(*args)
+        expect(status == 2 and re.search(want, out), "%s: want exit 2 and /%s/" %
+               (" ".join(args), want), out)
+        expect("build preset" not in out, "%s: refused after planning" % " ".join(args), out)
+    print("ok: default, --wire off --linux --no-starryos plans; 4 refusals with exit 2")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""scripts/sweep on tiny matrices of the test build's quick images.
+
+  check_sweep.py --images DIR --out DIR errors    bad arguments: exit 2
+                                                  naming the valid values,
+                                                  nothing written
+  check_sweep.py --images DIR --out DIR parallel  two points run at once
+  check_sweep.py --images DIR --out DIR resume    a complete point is not
+                                                  run again, a killed one is
+                                                  (and the one skipped for
+                                                  its budget)
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SWEEP = os.path.join(ROOT, "scripts/sweep")
+# console at icount shift 0 (1 GHz): it polls, so the lower the baud the
+# longer it runs: 3 Mbaud about 3 s of host time, 460800 6 s, 230400 12 s.
+FAST = ["--backends", "console", "--fifos", "16", "--cpus", "0"]
+SLOW_KILLED, SLOW_SKIPPED, DONE = (
+    "qemu-virt-console_b%d_f16_s0_stream" % b for b in (460800, 230400, 3000000))
+
+
+def sweep(args, out, images, extra):
+    """Run scripts/sweep; its status and output."""
+    cmd = [sys.executable, SWEEP, "--images", images, "--out", out, "--no-report"] + extra
+    res = subprocess.run(cmd + args, capture_output=True, text=True, check=False)
+    return res.returncode, res.stdout + res.stderr
+
+
+def fail(what, out):
+    """Stop with what went wrong and the sweep's output."""
+    sys.exit("FAIL: %s\n--- sweep output ---\n%s" % (what, out))
+
+
+def outcome(out, name):
+    """A point's recorded outcome."""
+    with open(os.path.join(out, "logs", name + ".json"), encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def check_errors(out, images):
+    """Each bad argument: exit 2, the valid values named, nothing written."""
+    cases = [
+        (["--bauds", "100"], r"--bauds 100: valid values: 9600\.\.12000000"),
+        (["--bauds", "fast"], r"--bauds fast: valid values"),
+        (["--fifos", "8"], r"--fifos 8: valid values: 1, 16, 32, 64, 128"),
+        (["--cpus", "2GHz"], r"--cpus 2GHz: valid values: icount shifts 0\.\.10 or 1GHz, "
+                             r"500MHz"),
+        (["--backends", "async,polled"], r"--backends polled: valid values: async, console, "
+                                         r"copier"),
+        (["--peers", "burst:64"], r"--peers burst:64: valid values: off, stream, burst:N:T"),
+        (["--sections", "S1"], r"--sections S1: a comma-separated list"),
+        (["--jobs", "0"], r"--jobs and --timeout must be at least 1"),
+        (["--images", "/nonexistent"], r"--images /nonexistent: no such folder"),
+    ]
+    for args, want in cases:
+        status, text = sweep(args, out, images, [])
+        if status != 2 or not re.search(want, text):
+            fail("%s: want exit 2 and /%s/, got exit %d" % (" ".join(args), want, status), text)
+        if os.path.exists(out):
+            fail("%s: the refusal wrote %s" % (" ".join(args), out), text)
+    print("ok: %d bad arguments refused with exit 2 before any work" % len(cases))
+
+
+def check_parallel(out, images):
+    """Two points at -j2 overlap in time (GNU parallel's joblog)."""
+    status, text = sweep(["--backends", "async,console", "--bauds", "3000000", "--fifos", "16",
+                          "--cpus", "3", "-j", "2"], out, images, [])
+    if status != 0:
+        fail("want exit 0, got %d" % status, text)
+    with open(os.path.join(out, "joblog"), encoding="utf-8") as fh:
+        jobs = [line.split("\t") for line in fh.read().splitlines()[1:]]
+    if len(jobs) != 2 or any(j[6] != "0" for j in jobs):
+        fail("want two jobs of exit 0 in the joblog, got %r" % jobs, text)
+    (s1, r1), (s2, r2) = sorted((float(j[2]), float(j[3])) for j in jobs)
+    if s2 >= s1 + r1:
+        fail("the second point started %.2f s after the first, which took %.2f s: not at once"
+             % (s2 - s1, r1), text)
+    for name in ("qemu-virt-async_b3000000_f16_s3_stream",
+                 "qemu-virt-console_b3000000_f16_s3_stream"):
+        if outcome(out, name)["status"] != "complete":
+            fail("%s not complete" % name, text)
+    print("ok: two points ran at once (started %.2f s apart, the first took %.2f s)"
+          % (s2 - s1, r1))
+
+
+def check_resume(out, images):
+    """A complete point is kept; a killed point and the one skipped for its
+    budget are run on resume."""
+    status, text = sweep(FAST + ["--bauds", "3000000", "--timeout", "120"], out, images, [])
+    if status != 0 or outcome(out, DONE)["status"] != "complete":
+        fail("the first sweep: want exit 0 and %s complete" % DONE, text)
+    done_log = os.path.join(out, "logs", DONE + ".log")
+    stamp = os.path.getmtime(done_log)
+    status, text = sweep(FAST + ["--bauds", "3000000,460800,230400", "--timeout", "2", "-j", "1"],
+                         out, images, [])
+    if status != 1:
+        fail("a sweep with a timed-out point: want exit 1, got %d" % status, text)
+    if "%s: complete already, not run again" % DONE not in text:
+        fail("%s was not reported as complete already" % DONE, text)
+    if outcome(out, SLOW_KILLED)["status"] != "timeout":
+        fail("%s: want status timeout" % SLOW_KILLED, text)
+    skipped = outcome(out, SLOW_SKIPPED)
+    if skipped["status"] != "skipped" or SLOW_KILLED not in skipped.get("reason", ""):
+        fail("%s: want skipped for %s's budget, got %r" % (SLOW_SKIPPED, SLOW_KILLED, skipped),
+             text)
+    status, text = sweep(FAST + ["--bauds", "3000000,460800,230400", "--timeout", "120"],
+                         out, images, [])
+    if status != 0:
+        fail("the resumed sweep: want exit 0, got %d" % status, text)
+    if DONE in text:
+        fail("the resumed sweep ran or listed %s, which was complete" % DONE, text)
+    if os.path.getmtime(done_log) != stamp:
+        fail("%s's log was written again" % DONE, text)
+    for name in (SLOW_KILLED, SLOW_SKIPPED):
+        if outcome(out, name)["status"] != "complete" or name not in text:
+            fail("%s was not run to completion on resume" % name, text)
+    print("ok: complete point kept (log untouched), killed and budget-skipped points rerun")
+
+
+def main():
+    """Run one check in a fresh output folder."""
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--images", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("check", choices=("errors", "parallel", "resume"))
+    a = p.parse_args()
+    shutil.rmtree(a.out, ignore_errors=True)
+    {"errors": check_errors, "parallel": check_parallel, "resume": check_resume}[a.check](
+        a.out, a.images)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
