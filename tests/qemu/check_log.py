@@ -16,9 +16,11 @@ def main():
     p.add_argument("--expect", action="append", default=[], help="regex a line must match")
     p.add_argument("--reject", action="append", default=[], help="regex no line may match")
     p.add_argument("--mode", default="icount")
+    p.add_argument("--icount-shift", type=int, help="instead of the image's (qemu.json)")
     args = p.parse_args()
 
-    status, text = boot(args.image_dir, args.log, args.append, args.timeout, args.mode)
+    status, text = boot(args.image_dir, args.log, args.append, args.timeout, args.mode,
+                        args.icount_shift)
     lines = text.split("\n")
     errors = []
     if status != args.status:
