@@ -1,5 +1,5 @@
 """Command line: report LOG... -o DIR [--label NAME ...] [--baseline X],
-or report --check LOG... (check.py).
+or report --check LOG... (check.py), or report --sweep DIR [-o OUT] (sweep.py).
 
 Exit status: 0 when at least one log was usable, 1 when none was, 2 on
 usage errors. The path of report.md goes to stdout, warnings to stderr.
@@ -121,19 +121,23 @@ output directory not writable). With --check: 0 every log is consistent,
 examples:
   report qemu-async.log qemu-console.log -o out
   report d1-async.log starry-d1.log -o out --label ours --label starryos --baseline 2
-  report --check build/qemu-virt-async/run.log"""
+  report --check build/qemu-virt-async/run.log
+  report --sweep out/sweep -o out/sweep-report   (the frontier of a sweep's logs)"""
 
 
 def build_parser():
     """The argparse parser of the tool."""
     p = argparse.ArgumentParser(prog="report", description=DESCRIPTION, epilog=EPILOG,
                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("logs", metavar="LOG", nargs="+", help="benchmark log files (UART captures)")
+    p.add_argument("logs", metavar="LOG", nargs="*", help="benchmark log files (UART captures)")
     p.add_argument("-o", "--output", metavar="DIR",
                    help="output directory, created if missing (report.md and *.png); "
                         "required unless --check")
     p.add_argument("--check", action="store_true",
                    help="write no report: check that each LOG is consistent (see below)")
+    p.add_argument("--sweep", metavar="DIR",
+                   help="write OUT/sweep.md (OUT: -o, default DIR): the frontier of a sweep's "
+                        "logs, DIR/logs/*.log or DIR/*.log (docs/report.md)")
     p.add_argument("--label", metavar="NAME", action="append", default=[],
                    help="column name of the n-th LOG (repeat in LOG order); default: from "
                         "the manifest (board/backend/wire-model, or starryos-<target>)")
@@ -170,6 +174,14 @@ def main(argv=None):
     """Run the tool; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.sweep is not None:
+        if args.logs or args.check or args.label or args.baseline:
+            parser.error("--sweep DIR reads the logs of DIR: no LOG, --check, --label "
+                         "or --baseline")
+        from . import sweep
+        return sweep.main(args.sweep, args.output, parser.error)
+    if not args.logs:
+        parser.error("the following arguments are required: LOG")
     if args.check:
         if args.output or args.label or args.baseline:
             parser.error("--check writes no report: -o, --label and --baseline do not apply")

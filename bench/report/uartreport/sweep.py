@@ -1,0 +1,336 @@
+"""The sweep frontier (`report --sweep DIR`): one log per operating point.
+
+A sweep boots one image per point (backend x baud x FIFO depth x CPU clock
+x peer traffic) with `sections=S10,S32,S33,S41`. load() reads every log of
+the folder into a Point (what the manifest says it ran at, its three
+figures and what broke), frontier() finds per row (setting, backend, FIFO
+depth) and CPU clock the highest baud of the tested ladder up to which
+every point passes. The figures and criteria are in docs/report.md
+("Sweep frontier"); sweep_md.py writes sweep.md, sweep_plots.py the plots.
+"""
+
+import glob
+import os
+from dataclasses import dataclass, field
+
+from . import parse, runs, series
+from .stats import median
+
+TX_MIN_PCT = 99.0  # TX line rate at least this
+CPU_MAX_PCT = 50.0  # the driver's CPU share at most this
+SECTIONS = ("S10", "S32", "S33", "S41")
+
+
+@dataclass
+class Point:
+    """One log of the sweep: its operating point, figures and broken criteria."""
+
+    path: str
+    name: str
+    backend: str = ""
+    baud: int = 0
+    fifo: int = 0
+    cpu_hz: int = 0
+    shift: str = ""
+    setting: tuple = ()  # (board, bench scale, peer, rx trigger): rows never mix them
+    tx: float | None = None
+    tx_from: str = ""
+    rx_lost: int | None = None
+    rx_sent: int | None = None
+    cpu: float | None = None
+    cpu_from: str = ""
+    complete: bool = True
+    broken: list = field(default_factory=list)  # (short name, detail)
+
+    def passes(self):
+        """True when the point ran whole and meets every criterion (frontier(), sweep_md)."""
+        return not self.broken
+
+    def loss_pct(self):
+        """RX bytes lost or dropped over those sent, in %, or None (sweep_md, sweep_plots)."""
+        if self.rx_lost is None or not self.rx_sent:
+            return None
+        return self.rx_lost * 100.0 / self.rx_sent
+
+    def shorts(self):
+        """The short names of what broke, in order, once each (frontier cells)."""
+        out = []
+        for short, _ in self.broken:
+            if short not in out:
+                out.append(short)
+        return out
+
+
+def find_logs(folder):
+    """The sweep's log files: DIR/logs/*.log, else DIR/*.log (cli, tests)."""
+    sub = os.path.join(folder, "logs")
+    where = sub if os.path.isdir(sub) else folder
+    return sorted(glob.glob(os.path.join(where, "*.log")))
+
+
+def refusal(log):
+    """Why log is no point of a sweep, or None (load())."""
+    man = log.manifest
+    if log.flavor != "ours" or not man.get("board"):
+        return "not a log of this benchmark (no board= in its manifest)"
+    if man.get("os") == "linux":
+        return "a Linux run (uartbench-hosted): no modelled line"
+    wire = man.get("wire_model", "off").split("/")
+    if len(wire) != 2 or series.uint(wire[0]) is None or series.uint(wire[1]) is None:
+        return "no wire model (wire_model=%s): no baud ladder" % man.get("wire_model", "?")
+    if not series.uint(man.get("cpu_hz", "")):
+        return "no CPU clock (cpu_hz=%s: not run under icount)" % man.get("cpu_hz", "?")
+    return None
+
+
+def _rec(log, sid, tag):
+    """The first `diag=<tag>` record of section sid, or None (the *_figure functions)."""
+    recs = log.records(sid, kind="diag", tag=tag)
+    return recs[0] if recs else None
+
+
+def tx_figure(log):
+    """(TX line rate %, source): the lesser of S10's line_rate_pct at its
+    largest size and S33's tx_line_rate_pct; (None, "") without both (load())."""
+    pols = [r for r in log.records("S10", kind="policy", tag="drain-each")
+            if r.num("size") is not None and r.num("line_rate_pct") is not None]
+    s33 = _rec(log, "S33", "s33-tx")
+    if not pols or s33 is None or s33.num("tx_line_rate_pct") is None:
+        return None, ""
+    big = max(pols, key=lambda r: r.num("size"))
+    parts = [(big.num("line_rate_pct"), "S10 %s B" % big.get("size")),
+             (s33.num("tx_line_rate_pct"), "S33")]
+    return min(parts, key=lambda p: p[0])
+
+
+def rx_figure(log):
+    """(bytes lost + dropped, bytes sent) over S32 and S33; (None, None)
+    unless both print their `diag=s3x-rx` line (load())."""
+    lost = sent = 0
+    for sid in ("S32", "S33"):
+        rec = _rec(log, sid, "%s-rx" % sid.lower())
+        if rec is None or rec.num("lost") is None or rec.num("sent") is None:
+            return None, None
+        dropped = rec.num("dropped") or 0  # `na`: the console has no RX ring counters
+        lost += int(rec.num("lost") + dropped)
+        sent += int(rec.num("sent"))
+    return lost, sent
+
+
+def s41_driver_cpu(log):
+    """The driver's CPU % in S41 at its largest size: the median over valid rounds
+    of (cycles_delta - idle_cycles - wire_model_cycles) x 100 / cycles_delta (cpu_figure())."""
+    rounds = [r for r in log.records("S41", kind="diag", tag="s41-valid")
+              if r.num("size") is not None and r.num("cycles_delta")
+              and r.num("idle_cycles") is not None and r.num("wire_model_cycles") is not None
+              and r.get("completed") == r.get("expected")
+              and r.get("write_rc", "0") == "0" and r.get("drain_rc", "0") == "0"]
+    if not rounds:
+        return None
+    size = max(r.num("size") for r in rounds)
+    return median([(r.num("cycles_delta") - r.num("idle_cycles") - r.num("wire_model_cycles"))
+                   * 100.0 / r.num("cycles_delta") for r in rounds if r.num("size") == size])
+
+
+def cpu_figure(log):
+    """(CPU %, source): the largest of S32's and S33's cpu_pct and S41's driver
+    share, all without the model's cycles; (None, "") unless all three are there (load())."""
+    parts = []
+    for sid in ("S32", "S33"):
+        rec = _rec(log, sid, "%s-cpu" % sid.lower())
+        if rec is None or rec.num("cpu_pct") is None:
+            return None, ""
+        parts.append((rec.num("cpu_pct"), sid))
+    s41 = s41_driver_cpu(log)
+    if s41 is None:
+        return None, ""
+    parts.append((s41, "S41"))
+    return max(parts, key=lambda p: p[0])
+
+
+def _run_breaks(log):
+    """What stops the run counting: a cut log, sections absent or not PASS (judge())."""
+    out = []
+    if log.done is None:
+        out.append(("incomplete", "incomplete: no Done line (the run did not finish: "
+                                  "killed by the host timeout?)"))
+    for sid in SECTIONS:
+        rec = log.statuses.get(sid)
+        if rec is None:
+            if log.done is not None:
+                state = "absent" if sid not in log.sections else "incomplete"
+                out.append((state, "%s %s" % (sid, "not run" if state == "absent"
+                                               else "has no status line")))
+            continue
+        status = rec.get("status", "?")
+        if status != "PASS":
+            reason = rec.get("reason")
+            short = "%s %s" % (status, reason) if reason else status
+            out.append((short, "%s %s" % (sid, short)))
+    return out
+
+
+def judge(point, log):
+    """Fill point's figures and broken criteria from its log (load(), tests)."""
+    point.complete = log.done is not None
+    point.tx, point.tx_from = tx_figure(log)
+    point.rx_lost, point.rx_sent = rx_figure(log)
+    point.cpu, point.cpu_from = cpu_figure(log)
+    point.broken = _run_breaks(log)
+    ran = not point.broken
+    if point.tx is None:
+        if ran:
+            point.broken.append(("TX", "TX: no figure (S10 or S33 record missing)"))
+    elif point.tx < TX_MIN_PCT:
+        point.broken.append(("TX", "TX %.3f %% < %g %% (%s)" % (point.tx, TX_MIN_PCT,
+                                                               point.tx_from)))
+    if point.rx_lost is None:
+        if ran:
+            point.broken.append(("RX", "RX: no figure (S32 or S33 record missing)"))
+    elif point.rx_lost > 0:
+        point.broken.append(("RX", "RX %d of %d B lost" % (point.rx_lost, point.rx_sent)))
+    if point.cpu is None:
+        if ran:
+            point.broken.append(("CPU", "CPU: no figure (S32, S33 or S41 record missing)"))
+    elif point.cpu > CPU_MAX_PCT:
+        point.broken.append(("CPU", "CPU %.3f %% > %g %% (%s)" % (point.cpu, CPU_MAX_PCT,
+                                                                 point.cpu_from)))
+
+
+def load(paths):
+    """(points, refused): a Point per sweep log, (path, why) for the others (cli)."""
+    points, refused = [], []
+    for path in paths:
+        log = parse.parse_file(path)
+        why = refusal(log)
+        if why is not None:
+            refused.append((path, why))
+            continue
+        man = log.manifest
+        baud, fifo = man["wire_model"].split("/")
+        point = Point(path=path, name=os.path.basename(path)[:-len(".log")],
+                      backend=man.get("backend", "?"), baud=int(baud), fifo=int(fifo),
+                      cpu_hz=series.uint(man["cpu_hz"]), shift=man.get("icount_shift", "?"),
+                      setting=(man.get("board"), man.get("bench_scale", "unknown"),
+                               man.get("peer", "unknown"), man.get("wire_rx_trigger", "?")))
+        judge(point, log)
+        points.append(point)
+    return points, refused
+
+
+def clock_text(hz, shift):
+    """A CPU clock column's title, e.g. `125 MHz (shift 3)` (sweep_md, sweep_plots)."""
+    return "%s (shift %s)" % (runs.hz_text(str(hz)), shift)
+
+
+def baud_text(baud):
+    """A baud in short: 115200, 921600, 3M, 1.5M, 12M (frontier cells, plots)."""
+    return "%gM" % (baud / 1e6) if baud >= 1000000 and baud % 100000 == 0 else str(baud)
+
+
+def setting_text(setting):
+    """`qemu-virt, quick scale, peer stream, rx trigger 1` (sweep_md, sweep_plots)."""
+    board, scale, peer, trig = setting
+    return "%s, %s scale, peer %s, rx trigger %s" % (board, scale, peer, trig)
+
+
+@dataclass
+class Cell:
+    """The frontier of one row (setting, backend, FIFO) at one CPU clock."""
+
+    ladder: list  # the setting's tested bauds, ascending
+    frontier: int | None = None  # None: even the lowest baud fails
+    next_baud: int | None = None  # the first failing baud (None: all pass)
+    next_broke: list = field(default_factory=list)  # short names of what broke there
+    again: list = field(default_factory=list)  # bauds above next_baud that pass again
+    missing: list = field(default_factory=list)  # bauds of the ladder with no log here
+
+    def text(self):
+        """The cell's text in sweep.md's frontier table and the heatmap."""
+        if self.next_baud is None:
+            return ">= max (%s)" % baud_text(self.ladder[-1])
+        head = baud_text(self.frontier) if self.frontier is not None else "none"
+        text = "%s (%s: %s)" % (head, baud_text(self.next_baud), ", ".join(self.next_broke))
+        if self.again:
+            text += "; passes again at %s" % ", ".join(baud_text(b) for b in self.again)
+        return text
+
+
+def frontier(points):
+    """{(setting, backend, fifo): {(cpu_hz, shift): Cell}} over the points (sweep_md, plots).
+
+    The ladder is every baud the setting's points ran at; a baud passes in a
+    cell when it has a log there and every log of it passes (a missing log
+    is `missing`), and the frontier is the highest baud below which all pass.
+    """
+    ladders, cells = {}, {}
+    for p in points:
+        ladders.setdefault(p.setting, set()).add(p.baud)
+        cells.setdefault((p.setting, p.backend, p.fifo), {}).setdefault(
+            (p.cpu_hz, p.shift), {}).setdefault(p.baud, []).append(p)
+    out = {}
+    for row, cols in cells.items():
+        ladder = sorted(ladders[row[0]])
+        out[row] = {}
+        for col, by_baud in cols.items():
+            cell = Cell(ladder=ladder)
+            for baud in ladder:
+                got = by_baud.get(baud, [])
+                if not got:
+                    cell.missing.append(baud)
+                ok = bool(got) and all(p.passes() for p in got)
+                if cell.next_baud is None and ok:
+                    cell.frontier = baud
+                elif cell.next_baud is None:
+                    cell.next_baud = baud
+                    broke = [s for p in got for s in p.shorts()] or ["missing"]
+                    cell.next_broke = list(dict.fromkeys(broke))
+                elif ok:
+                    cell.again.append(baud)
+            out[row][col] = cell
+    return out
+
+
+def rows_in_order(cells):
+    """The frontier rows sorted: setting, backend, FIFO depth (sweep_md, plots)."""
+    return sorted(cells, key=lambda r: (r[0], r[1], r[2]))
+
+
+def clocks_in_order(cells):
+    """Every CPU clock column, fastest first (sweep_md, plots)."""
+    cols = {c for row in cells.values() for c in row}
+    return sorted(cols, key=lambda c: -c[0])
+
+
+def main(folder, outdir, error):
+    """`report --sweep DIR [-o OUT]` (cli.main): write OUT/sweep.md and its
+    plots; error(message) is the parser's usage error (exit 2)."""
+    import sys
+    from . import sweep_md, sweep_plots
+    if not os.path.isdir(folder):
+        error("--sweep %s: no such directory" % folder)
+    paths = find_logs(folder)
+    if not paths:
+        error("--sweep %s: no *.log in it (nor in %s)" % (folder, os.path.join(folder, "logs")))
+    outdir = outdir or folder
+    try:
+        os.makedirs(outdir, exist_ok=True)
+    except OSError as exc:
+        error("cannot create output directory %s: %s" % (outdir, exc.strerror))
+    if not os.access(outdir, os.W_OK):
+        error("output directory %s is not writable" % outdir)
+    points, refused = load(paths)
+    for path, why in refused:
+        print("%s: warning: left out of the sweep: %s" % (path, why), file=sys.stderr)
+    if not points:
+        print("report: error: no log in %s is a sweep point" % folder, file=sys.stderr)
+        return 1
+    cells = frontier(points)
+    plots = sweep_plots.write_all(points, cells, outdir)
+    try:
+        path = sweep_md.write(folder, points, refused, cells, plots, outdir)
+    except OSError as exc:
+        print("report: error: cannot write sweep.md: %s" % exc, file=sys.stderr)
+        return 1
+    print(path)
+    return 0
