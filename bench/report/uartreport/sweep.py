@@ -18,6 +18,10 @@ from .stats import median
 
 TX_MIN_PCT = 99.0  # TX line rate at least this
 CPU_MAX_PCT = 50.0  # the driver's CPU share at most this
+# A failing point whose wire model took at least this share of the CPU in
+# one of the sections (its simulation runs on the guest's CPU) is marked
+# model-bound: the verdict is partly the simulation's, not the design's.
+MODEL_BOUND_PCT = 25.0
 SECTIONS = ("S10", "S32", "S33", "S41")
 
 
@@ -39,6 +43,8 @@ class Point:
     rx_sent: int | None = None
     cpu: float | None = None
     cpu_from: str = ""
+    model: float | None = None  # the wire model's largest CPU share, %
+    model_from: str = ""
     complete: bool = True
     broken: list = field(default_factory=list)  # (short name, detail)
 
@@ -148,6 +154,25 @@ def cpu_figure(log):
     return max(parts, key=lambda p: p[0])
 
 
+def model_figure(log):
+    """(model CPU %, source): the largest of S32's and S33's model_cpu_pct and
+    S41's median wire_model_cycles x 100 / cycles_delta at its largest size;
+    (None, "") when no section prints it (load())."""
+    parts = []
+    for sid in ("S32", "S33"):
+        rec = _rec(log, sid, "%s-cpu" % sid.lower())
+        if rec is not None and rec.num("model_cpu_pct") is not None:
+            parts.append((rec.num("model_cpu_pct"), sid))
+    rounds = [r for r in log.records("S41", kind="diag", tag="s41-valid")
+              if r.num("size") is not None and r.num("cycles_delta")
+              and r.num("wire_model_cycles") is not None]
+    if rounds:
+        size = max(r.num("size") for r in rounds)
+        parts.append((median([r.num("wire_model_cycles") * 100.0 / r.num("cycles_delta")
+                              for r in rounds if r.num("size") == size]), "S41"))
+    return max(parts, key=lambda p: p[0]) if parts else (None, "")
+
+
 def _run_breaks(log):
     """What stops the run counting: a cut log, sections absent or not PASS (judge())."""
     out = []
@@ -195,6 +220,11 @@ def judge(point, log):
     elif point.cpu > CPU_MAX_PCT:
         point.broken.append(("CPU", "CPU %.3f %% > %g %% (%s)" % (point.cpu, CPU_MAX_PCT,
                                                                  point.cpu_from)))
+    point.model, point.model_from = model_figure(log)
+    if point.broken and point.model is not None and point.model >= MODEL_BOUND_PCT:
+        point.broken.append(("model-bound", "model-bound: the wire model took %.3f %% of the "
+                             "CPU (%s), at least %g %%" % (point.model, point.model_from,
+                                                          MODEL_BOUND_PCT)))
 
 
 def load(paths):

@@ -6,8 +6,8 @@ sweep.py, the plots' file names from sweep_plots.write_all().
 
 import os
 
-from .sweep import (CPU_MAX_PCT, SECTIONS, TX_MIN_PCT, baud_text, clock_text,
-                    clocks_in_order, rows_in_order, setting_text)
+from .sweep import (CPU_MAX_PCT, MODEL_BOUND_PCT, SECTIONS, TX_MIN_PCT, baud_text,
+                    clock_text, clocks_in_order, rows_in_order, setting_text)
 
 CELL_HELP = (
     "Cell: the highest baud of the tested ladder up to which every point passes, then "
@@ -16,7 +16,10 @@ CELL_HELP = (
     "no Done line, `missing`: no log for that point, `absent`: a section not run). "
     "`none`: even the lowest baud fails; `>= max (B)`: every baud of the ladder passes, "
     "up to B. Non-monotonic: `passes again at B` names the bauds above the first "
-    "failure that pass; the frontier stays below the first failure.")
+    "failure that pass; the frontier stays below the first failure. `model-bound`: at "
+    "the failing point the wire model itself took at least %g %% of the CPU in a section "
+    "(its simulation runs on the guest's CPU, between the driver's instructions): the "
+    "verdict is partly the simulation's, not only the design's." % MODEL_BOUND_PCT)
 
 
 def _num(value, digits=3):
@@ -44,7 +47,8 @@ def _status(point):
 def _points_table(points):
     """Markdown lines of the table of points, in frontier order (write)."""
     out = ["| point | backend | FIFO | CPU clock | baud | TX line rate % | RX loss % (B) "
-           "| CPU % | status | what broke |", "|---|---|---|---|---:|---|---|---|---|---|"]
+           "| CPU % | model CPU % | status | what broke |",
+           "|---|---|---|---|---:|---|---|---|---|---|---|"]
     order = sorted(points, key=lambda p: (p.setting, p.backend, p.fifo, -p.cpu_hz, p.baud,
                                           p.name))
     for p in order:
@@ -52,10 +56,11 @@ def _points_table(points):
         rx = "%s (%d of %d)" % (_num(p.loss_pct()), p.rx_lost, p.rx_sent) \
             if p.loss_pct() is not None else "-"
         cpu = "%s (%s)" % (_num(p.cpu), p.cpu_from) if p.cpu is not None else "-"
+        model = "%s (%s)" % (_num(p.model), p.model_from) if p.model is not None else "-"
         broke = "; ".join(detail for _, detail in p.broken) or "-"
-        out.append("| %s | %s | %d | %s | %d | %s | %s | %s | %s | %s |" % (
+        out.append("| %s | %s | %d | %s | %d | %s | %s | %s | %s | %s | %s |" % (
             p.name, p.backend, p.fifo, clock_text(p.cpu_hz, p.shift), p.baud, tx, rx, cpu,
-            _status(p), broke))
+            model, _status(p), broke))
     return out
 
 

@@ -51,6 +51,19 @@ class Figures(unittest.TestCase):
         self.assertEqual(_point(_sweep.make(cpu32=50.001)).shorts(), ["CPU"])
         self.assertEqual(_point(_sweep.make(lost32=1)).shorts(), ["RX"])  # one byte is a loss
 
+    def test_model_bound_marks_a_failing_point(self):
+        """A failing point whose model took >= 25 % of the CPU in a section is
+        marked model-bound; below, or at a passing point, it is not."""
+        self.assertLess(_point(_sweep.base()).model, 25.0)
+        below = setv(_sweep.make(lost32=1), rb"diag=s33-cpu ", "model_cpu_pct", 24.999)
+        self.assertEqual(_point(below).shorts(), ["RX"])
+        at = setv(_sweep.make(lost32=1), rb"diag=s33-cpu ", "model_cpu_pct", 25.0)
+        p = _point(at)
+        self.assertEqual(p.shorts(), ["RX", "model-bound"])
+        self.assertEqual((p.model, p.model_from), (25.0, "S33"))
+        busy = setv(_sweep.make(), rb"diag=s32-cpu ", "model_cpu_pct", 90.0)
+        self.assertTrue(_point(busy).passes())
+
     def test_rx_counts_lost_and_dropped_of_both(self):
         """RX loss: S32 lost + S33 dropped, over both sections' sent."""
         p = _point(_sweep.make(lost32=3, dropped33=4))
