@@ -43,8 +43,8 @@ def crc_lines(ans, labels):
 
 
 def _raw_table(title, func, ans, labels, baseline):
-    """Lines of one raw-record table: rows equal in every log as one line, rows
-    only one log prints as one line per log, the rest as a table."""
+    """Lines of one raw-record table (equal rows as one line, rows one log prints
+    as one line per log, the rest as a table); called by section()."""
     rows = func(ans)
     if not rows:
         return []
@@ -102,7 +102,7 @@ def text_hist(ans, labels):
 
 
 def _notes(an, label):
-    """Lines of one log's notes: baud used, conversions, flags, parse warnings."""
+    """Lines of one log's notes (baud, conversions, flags, warnings); called by section()."""
     log = an.log
     items = ["Line rate and character times use baud %.1f (%s)." % (an.baud, an.baud_note)]
     items += an.notes
@@ -119,7 +119,7 @@ def _notes(an, label):
 
 
 def _warn_list(log, limit=10):
-    """First few warnings as text, for the notes list."""
+    """First few warnings as text; called by _notes()."""
     if not log.warnings:
         return "."
     shown = ["line %d: %s" % w if w[0] else w[1] for w in log.warnings[:limit]]

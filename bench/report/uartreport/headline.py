@@ -26,13 +26,13 @@ def header(label, log):
 
 
 def _marks(lat, key):
-    """The marks of one latency figure, with a leading space, or ""."""
+    """The marks of a latency figure, with a leading space, or ""; called by the cells below."""
     got = "".join(sorted(lat.marks.get(key, ()))) if lat else ""
     return " " + got if got else ""
 
 
 def _line_rate(an, size):
-    """Cell of the S10 drain-each line rate at size: `% (bytes/s)`."""
+    """Cell of the S10 drain-each line rate at size, `% (bytes/s)`; called by rows()."""
     lr = next((x for x in an.line_rates if x.section == "S10" and x.size == size
                and x.pct_true is not None), None)
     if lr is None:
@@ -41,7 +41,7 @@ def _line_rate(an, size):
 
 
 def _s20_chars(an, key):
-    """Cell of the S20 1 B write + drain percentile key in character times."""
+    """Cell of an S20 1 B write + drain percentile in character times; called by rows()."""
     lat = an.latency.get("s20-single-byte")
     if lat is None or key not in lat.values:
         return Cell()
@@ -50,7 +50,7 @@ def _s20_chars(an, key):
 
 
 def _worst_ratio(an, sizes):
-    """Cell of the largest S21 P99/P50 over the write sizes, with its size."""
+    """Cell of the largest S21 P99/P50 and its write size; called by rows()."""
     best = None
     for size in sizes:
         lat = an.latency.get("s21-fifo-size-%s" % size)
@@ -72,7 +72,7 @@ def s41_size(ans):
 
 
 def _s41(an, size, key):
-    """S41 median of key at size (recomputed, else printed), or None."""
+    """S41 median of key at size (recomputed, else printed) or None; called by rows()."""
     entry = an.s41.get(size)
     if not entry:
         return None
@@ -81,8 +81,8 @@ def _s41(an, size, key):
 
 
 def _driver_ipb(an, size):
-    """Cell of S41's instructions per byte of the driver alone (excl_model);
-    a log without the split and without a wire model: the total is the driver's."""
+    """Cell of S41's instructions per byte of the driver alone (excl_model; without
+    the split and without a wire model the total is the driver's); called by rows()."""
     value = _s41(an, size, "instructions_per_byte_excl_model")
     if value is not None:
         return Cell(fmt(value), value)
@@ -94,7 +94,7 @@ def _driver_ipb(an, size):
 
 
 def _overshoot(an, phase):
-    """Cell of the S43 overshoot P99 of phase, in microseconds."""
+    """Cell of the S43 overshoot P99 of phase in us; called by rows()."""
     lat = an.s43.get(phase)
     if lat is None or "p99" not in lat.values:
         return Cell()
@@ -103,7 +103,7 @@ def _overshoot(an, phase):
 
 
 def _rx_loss(an, sid):
-    """Cell of S32/S33's RX loss %, or the section's status when it has none."""
+    """Cell of S32/S33's RX loss %, else the section's status; called by rows()."""
     cpu = tables_rx._rec(an.log, sid, "cpu")
     if cpu is not None and cpu.num("loss_pct") is not None:
         return Cell(cpu.get("loss_pct"), cpu.num("loss_pct"))
@@ -140,7 +140,7 @@ def rows(ans):
 
 
 def _differ(row, ans, fields):
-    """The fields of the point in which the logs with a value in row differ."""
+    """The point's fields in which the logs with a value in row differ; called by marked()."""
     logs = [an.log for an, cell in zip(ans, row.cells) if cell.text]
     return runs.differing(logs, fields) if len(logs) > 1 else []
 

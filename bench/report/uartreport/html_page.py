@@ -23,7 +23,7 @@ PIPE = re.compile(r"(?<!\\)\|")
 
 
 def _inline(text):
-    """HTML of one line of Markdown text: `code`, **bold**, _emphasis_, <br>."""
+    """HTML of one line of Markdown (`code`, **bold**, _emphasis_, <br>); called by to_html()."""
     parts = text.split("`") if text.count("`") % 2 == 0 else [text]
     out = []
     for i, part in enumerate(parts):
@@ -38,7 +38,7 @@ def _inline(text):
 
 
 def _cells(line):
-    """The cells of a pipe-table line, `\\|` unescaped."""
+    """The cells of a pipe-table line, `\\|` unescaped; called by _table()."""
     inner = line.strip()
     inner = inner[1:] if inner.startswith("|") else inner
     inner = inner[:-1] if inner.endswith("|") and not inner.endswith("\\|") else inner
@@ -46,7 +46,7 @@ def _cells(line):
 
 
 def _table(lines):
-    """HTML of a pipe table (header line, separator line, rows)."""
+    """HTML of a pipe table (header, separator, rows); called by to_html()."""
     out = ["<table>", "<tr>" + "".join("<th>%s</th>" % _inline(c) for c in _cells(lines[0]))
            + "</tr>"]
     for line in lines[2:]:
@@ -55,7 +55,7 @@ def _table(lines):
 
 
 def _image(alt, name, outdir):
-    """An <img> with the PNG outdir/name inlined as a data URI (or a note)."""
+    """An <img> with outdir/name inlined as a data URI (or a note); called by to_html()."""
     path = os.path.join(outdir, name)
     try:
         with open(path, "rb") as fh:
@@ -68,7 +68,7 @@ def _image(alt, name, outdir):
 
 
 def _slug(text):
-    """An id for a heading."""
+    """An id for a heading; called by to_html()."""
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "section"
 
 

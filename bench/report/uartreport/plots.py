@@ -211,7 +211,8 @@ def instructions_per_byte(ans, labels, outdir):
 def s43_hist(ans, labels, outdir):
     """S43 overshoot histograms as cyclictest's: samples per 1 us bucket, one
     panel per log with raw samples, idle vs loaded (and Linux's idle at a timer
-    slack of 1 ns), log count axis, log x axis when the buckets span decades."""
+    slack of 1 ns), log count axis, log x axis when the buckets span decades;
+    called by write_all()."""
     have = [(an, lb) for an, lb in zip(ans, labels)
             if any(l.samples_ms for l in an.s43.values())]
     if not have:

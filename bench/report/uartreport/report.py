@@ -105,7 +105,7 @@ def build(ans, labels, outdir, baseline=None):
 
 
 def _table(ans, labels, baseline, heads, title, intro, func, ratios):
-    """Lines of one detail table: title, intro, table, notes, equal rows."""
+    """Lines of one detail table (title, intro, table, notes, equal rows); called by build()."""
     out = ["### " + title, ""]
     if intro:
         out += [INTRO[intro], ""]
