@@ -204,7 +204,8 @@ def instructions_per_byte(ans, labels, outdir):
     ax.set_ylabel("instructions per byte (median of rounds)")
     ax.set_title("S41 CPU work per byte by log")
     ax.grid(True, axis="y", alpha=0.3)
-    ax.legend(fontsize=8)
+    fig.subplots_adjust(bottom=0.2)
+    ax.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=len(have))
     return _save(fig, outdir, "instructions_per_byte.png"), ""
 
 
