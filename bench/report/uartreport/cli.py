@@ -137,7 +137,8 @@ def build_parser():
                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("logs", metavar="LOG", nargs="*", help="benchmark log files (UART captures)")
     p.add_argument("-o", "--output", metavar="DIR",
-                   help="output directory, created if missing (report.md and *.png); "
+                   help="output directory, created if missing (report.md, report.html, "
+                        "*.png); "
                         "required unless --check")
     p.add_argument("--check", action="store_true",
                    help="write no report: check that each LOG is consistent (see below)")
