@@ -15,7 +15,8 @@ from . import check, parse, recompute, report
 
 DESCRIPTION = """\
 Turn UART benchmark logs (this project's format and the StarryOS benchmark's)
-into a Markdown report with PNG plots.
+into a report: report.md, the same as one self-contained report.html (plots
+inlined), and PNG plots. It opens with the answer: one headline table.
 
 Each LOG becomes one column. The tool reads the manifest (S00), every
 section's key=value records, raw `samples` lines, `hist` lines and payload
@@ -27,9 +28,14 @@ that is the maximum, and marks S43 percentiles that cannot be recomputed.
 Boot noise, ANSI escapes, CR/LF endings, cut or binary lines never stop it:
 they become warnings (on stderr and in the report's Notes).
 
-Writes DIR/report.md and DIR/*.png (1200x700 pixels); prints the path of
-report.md. See docs/report.md and docs/log-format.md.
+Writes DIR/report.md, DIR/report.html and DIR/*.png (1200x700 pixels);
+prints the path of report.md. See docs/report.md and docs/log-format.md.
 
+first the headline table (the answer: S10 line rate at 64 and 1024 B, 1 B
+write + drain P50/P99 in character times, worst S21 P99/P50, S41 instructions
+per byte of the driver alone and CPU %, S42 overlap, S43 overshoot P99 idle
+and while sending, S32/S33 RX loss), then the detail grouped by question, the
+plots and an appendix (payload CRCs, raw records, S43 text histogram, notes).
 tables (one column per LOG): runs; boot-time figures (StarryOS [BENCH] lines,
 S05/S06); TX line rate S10-S14 (bytes/s, true line rate %); TX latency S20/S21
 (P50, P99, max in ms and character times = 10/baud s, P99/P50); RX status
@@ -131,7 +137,8 @@ def build_parser():
                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("logs", metavar="LOG", nargs="*", help="benchmark log files (UART captures)")
     p.add_argument("-o", "--output", metavar="DIR",
-                   help="output directory, created if missing (report.md and *.png); "
+                   help="output directory, created if missing (report.md, report.html, "
+                        "*.png); "
                         "required unless --check")
     p.add_argument("--check", action="store_true",
                    help="write no report: check that each LOG is consistent (see below)")
@@ -142,8 +149,8 @@ def build_parser():
                    help="column name of the n-th LOG (repeat in LOG order); default: from "
                         "the manifest (board/backend/wire-model, or starryos-<target>)")
     p.add_argument("--baseline", metavar="LABEL_OR_INDEX",
-                   help="add ratio columns value / value of this log: a column label or "
-                        "a 1-based LOG index")
+                   help="ratios value / value of this log inside the cells: a column label "
+                        "or a 1-based LOG index (default: the first console-backend log)")
     return p
 
 

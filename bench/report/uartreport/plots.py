@@ -8,6 +8,7 @@ why. Called by report.py.
 import os
 
 from .model import num
+from .appendix import buckets
 from .tables import s21_sizes
 
 WIDTH_IN, HEIGHT_IN, DPI = 12, 7, 100
@@ -78,7 +79,7 @@ def cdf_s21(ans, labels, outdir):
     if not any(series(an, s) for an in ans for s in sizes):
         return None, "no log has raw S21 samples (samples tag=s21-fifo-size-N)"
     fig = _figure()
-    fig.subplots_adjust(hspace=0.45, bottom=0.12)
+    fig.subplots_adjust(hspace=0.5, bottom=0.16, left=0.08, right=0.98)
     for i, size in enumerate(sizes):
         ax = fig.add_subplot(3, 3, i + 1)
         drawn = [series(an, size) for an in ans if series(an, size)]
@@ -90,15 +91,18 @@ def cdf_s21(ans, labels, outdir):
                     transform=ax.transAxes, color="grey")
         else:
             _maybe_log_x(ax, [v for d in drawn for v in d])
-        ax.set_title("%s B" % size, fontsize=9)
-        ax.tick_params(labelsize=7)
+        ax.set_title("%s B" % size, fontsize=10)
+        ax.tick_params(labelsize=9)
         ax.grid(True, alpha=0.3)
-    fig.suptitle("S21 write + drain latency CDF by size (ms, raw samples)")
+    fig.suptitle("S21 write + drain latency CDF by write size (raw samples)")
+    fig.supxlabel("write + drain latency (ms; log scale where the samples span decades)",
+                  y=0.06)
+    fig.supylabel("fraction of samples")
     handles, names = fig.axes[0].get_legend_handles_labels()
     for ax in fig.axes:
         if not handles:
             handles, names = ax.get_legend_handles_labels()
-    fig.legend(handles, names, loc="lower center", ncol=max(1, len(names)), fontsize=8)
+    fig.legend(handles, names, loc="lower center", ncol=max(1, len(names)), fontsize=9)
     return _save(fig, outdir, "latency_cdf_s21.png"), ""
 
 
@@ -117,6 +121,10 @@ def line_rate(ans, labels, outdir):
             if pts:
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=lb)
         ax.axhline(100.0, color="grey", linestyle=":", linewidth=1)
+        pcts = [lr.pct_true for an in ans for lr in an.line_rates
+                if lr.section == sid and lr.pct_true]
+        if pcts and max(pcts) / min(pcts) > 20:  # an instant UART beside a real line
+            ax.set_yscale("log")
         ax.set_xscale("log", base=2)
         ax.set_xlabel("payload size (bytes)")
         ax.set_title(sid)
@@ -189,39 +197,61 @@ def instructions_per_byte(ans, labels, outdir):
         ax.bar(xs, [value(an, s) or 0 for s in sizes], width=width, label=lb)
     ax.set_xticks([j + 0.4 - width / 2 for j in range(len(sizes))])
     ax.set_xticklabels(["%s B" % s for s in sizes])
+    ax.set_xlabel("write size (bytes per write)")
     vals = [value(an, s) for an, _ in have for s in sizes if value(an, s)]
     if vals and max(vals) / max(min(vals), 1e-9) > 20:
         ax.set_yscale("log")
     ax.set_ylabel("instructions per byte (median of rounds)")
     ax.set_title("S41 CPU work per byte by log")
     ax.grid(True, axis="y", alpha=0.3)
-    ax.legend(fontsize=8)
+    fig.subplots_adjust(bottom=0.2)
+    ax.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=len(have))
     return _save(fig, outdir, "instructions_per_byte.png"), ""
 
 
 def s43_hist(ans, labels, outdir):
-    """S43 sleep overshoot histograms, idle vs loaded (and Linux's idle at a
-    timer slack of 1 ns), raw samples only."""
+    """S43 overshoot histograms as cyclictest's: samples per 1 us bucket, one
+    panel per log with raw samples, idle vs loaded (and Linux's idle at a timer
+    slack of 1 ns), log count axis, log x axis when the buckets span decades;
+    called by write_all()."""
     have = [(an, lb) for an, lb in zip(ans, labels)
             if any(l.samples_ms for l in an.s43.values())]
     if not have:
         return None, "no log has raw S43 samples (StarryOS prints 3 of 50 per group)"
     fig = _figure()
+    cols = min(len(have), 3 if len(have) > 4 else 4)
+    rows = (len(have) + cols - 1) // cols
+    fig.subplots_adjust(left=0.08, right=0.98, bottom=0.2 if rows == 1 else 0.14,
+                        top=0.88, wspace=0.25, hspace=0.45)
+    colours, seen = {}, {}
     for i, (an, lb) in enumerate(have):
-        ax = fig.add_subplot(1, len(have), i + 1)
-        both = [v for lat in an.s43.values() for v in lat.samples_ms]
-        low, high = min(both), max(both)
-        step = (high - low) / 50.0 or 1.0
-        edges = [low + i * step for i in range(51)]  # same bins for both phases
-        for phase, lat in an.s43.items():     # idle, loaded, a platform's further phases
-            if lat.samples_ms:
-                ax.hist(lat.samples_ms, bins=edges, alpha=0.6, label=phase)
-        ax.set_title(lb, fontsize=9)
-        ax.set_xlabel("overshoot past the 5 ms deadline (ms)")
-        ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=8)
-    fig.axes[0].set_ylabel("samples")
-    fig.suptitle("S43 timer wake-up overshoot: idle vs loaded (raw samples)")
+        ax = fig.add_subplot(rows, cols, i + 1)
+        hists = {p: buckets(l.samples_ms, limit=10 ** 9)[0] for p, l in an.s43.items()
+                 if l.samples_ms}
+        used = sorted({b for h in hists.values() for b in h})
+        logx = (used[-1] + 1) / max(used[0], 1) > 100
+        for phase, counts in hists.items():
+            colour = colours.setdefault(phase, "C%d" % (len(colours) % 10))
+            xs, ys = [], []
+            for b in sorted(counts):
+                left = b if b or not logx else 0.5
+                xs += [left, left, b + 1, b + 1]
+                ys += [0.8, counts[b], counts[b], 0.8]
+            line, = ax.plot(xs, ys, color=colour, linewidth=1.2, label=phase)
+            ax.fill(xs, ys, color=colour, alpha=0.3)
+            seen.setdefault(phase, line)
+        ax.set_yscale("log")
+        ax.set_ylim(0.8, None)
+        if logx:
+            ax.set_xscale("log")
+        ax.set_title(lb, fontsize=10)
+        ax.grid(True, alpha=0.3, which="both")
+    fig.supxlabel("overshoot past the deadline (us; 1 us buckets; log scale where the "
+                  "buckets span decades)", y=0.075)
+    fig.supylabel("samples per 1 us bucket (log scale)")
+    fig.legend(list(seen.values()), list(seen), loc="lower center", ncol=len(seen),
+               bbox_to_anchor=(0.5, 0.0))
+    fig.suptitle("S43 timer wake-up overshoot histogram: idle vs while sending (raw samples)")
     return _save(fig, outdir, "s43_overshoot_hist.png"), ""
 
 

@@ -1,4 +1,5 @@
-"""Assemble report.md from analysed logs: tables, plot links and notes.
+"""Assemble report.md and report.html from analysed logs: the headline
+table first, then the detail grouped by question, the plots and the appendix.
 
 Called by cli.py with the Analysis objects, their column labels, an optional
 baseline column index and the output directory (plots are written there).
@@ -6,17 +7,14 @@ baseline column index and the output directory (plots are written there).
 
 import os
 
-from . import plots, runs, tables, tables_rx
+from . import appendix, headline, html_page, markdown, plots, runs, tables, tables_rx
 
 INTRO = {
-    "boot": "Figures printed at boot (StarryOS `[BENCH]` lines) and in S05/S06: ring "
-            "buffer speed and RX ring latency, as printed.",
     "rate": "Bytes per second and true line rate = bytes_per_s / (baud_real / 10). "
             "S11 without bytes_per_s: bytes / (enqueue_ms + final_drain_ms).",
     "lat": "Write + drain latency. Values are recomputed (nearest rank) from raw samples "
            "when the log has them, else printed. In brackets: character times "
            "(1 char = 10 / baud_real s).",
-    "rx": "Status of the RX checks as printed, and the CRC32 check of each payload witness.",
     "rxline": "The wire model's far end streams a pattern at the modelled baud while the "
               "section reads (S32), and while it also writes a TX burst (S33); the model "
               "keeps the ground truth. lost: bytes that found the RX FIFO full (overrun); "
@@ -26,7 +24,6 @@ INTRO = {
     "status": "Per-section status lines (`section=Sxx status=... [reason=]`); INVALID: the "
               "line was not quiet (foreign RX bytes arrived), the section's figures are "
               "marked and not trustworthy, but it is not a failure.",
-    "s40": "TX counters as printed.",
     "s41": "Median over rounds of the per-round figures (recomputed from the "
            "`diag=s41-valid` lines; `(printed)` when only the summary exists).",
     "phases": "For a design that charges its work to CPU sub-accounts (the copier: "
@@ -42,20 +39,23 @@ INTRO = {
            "(timer slack ns, 50000 by default).",
 }
 
-# (title, intro key, row builder, ratio columns wanted)
-SECTIONS = (
-    ("Runs", None, runs.runs_rows, False),
-    ("Boot-time figures (S05/S06)", "boot", tables.boot_rows, True),
-    ("TX line rate (S10-S14)", "rate", tables.line_rate_rows, True),
-    ("TX latency (S20/S21)", "lat", tables.latency_rows, True),
-    ("RX status (S30/S31)", "rx", tables.rx_rows, False),
-    ("RX on the modelled line (S32, S33)", "rxline", tables_rx.rx_line_rows, True),
-    ("Section status", "status", tables.status_rows, False),
-    ("TX counters (S40)", "s40", tables.counter_rows, True),
-    ("CPU work per byte (S41)", "s41", tables.s41_rows, True),
-    ("Where a design's instructions go (S41 phases)", "phases", tables.s41_phase_rows, True),
-    ("Compute overlap (S42)", "s42", tables.s42_rows, True),
-    ("Timer wake-up overshoot (S43)", "s43", tables.s43_rows, True),
+# (question, [(table title, intro key, row builder, ratios and comparison marks wanted)])
+GROUPS = (
+    ("Line rate: how fast does each design send?",
+     (("TX line rate (S10-S14)", "rate", tables.line_rate_rows, True),)),
+    ("Latency: how long does a write + drain take?",
+     (("TX latency (S20/S21)", "lat", tables.latency_rows, True),)),
+    ("CPU: what does sending cost?",
+     (("CPU work per byte (S41)", "s41", tables.s41_rows, True),
+      ("Where a design's instructions go (S41 phases)", "phases", tables.s41_phase_rows, True),
+      ("Compute overlap (S42)", "s42", tables.s42_rows, True))),
+    ("Timers: how late does a sleeping task wake while the UART sends?",
+     (("Timer wake-up overshoot (S43)", "s43", tables.s43_rows, True),)),
+    ("RX: does each design receive everything?",
+     (("RX on the modelled line (S32, S33)", "rxline", tables_rx.rx_line_rows, True),)),
+    ("Runs: what ran where, and did every section pass?",
+     (("Runs", None, runs.runs_rows, False),
+      ("Section status", "status", tables.status_rows, False))),
 )
 # Tables whose figures also depend on the RX side of the operating point, and
 # the findings written under a table (function(analyses, labels) -> lines).
@@ -63,54 +63,77 @@ RX_POINT_TABLES = (tables_rx.rx_line_rows,)
 TABLE_NOTES = {tables_rx.rx_line_rows: tables_rx.rx_line_notes}
 
 
+def default_baseline(ans):
+    """The column ratios refer to without --baseline: the first console-backend
+    log of ours (the synchronous baseline design) when there are two logs or
+    more, else None; called by build()."""
+    if len(ans) < 2:
+        return None
+    return next((i for i, an in enumerate(ans) if an.log.flavor == "ours"
+                 and an.log.manifest.get("backend") == "console"), None)
+
+
 def build(ans, labels, outdir, baseline=None):
-    """Write plots and return the Markdown text of the report."""
+    """Write plots and return the Markdown text of the report; called by write()."""
+    if baseline is None:
+        baseline = default_baseline(ans)
     out = ["# UART driver benchmark report", ""]
     out.append("Logs: %s." % ", ".join("`%s` (%s)" % (lb, an.log.path.rsplit("/", 1)[-1])
                                         for an, lb in zip(ans, labels)))
-    if baseline is not None:
-        out.append("Ratio columns `÷ %s` give value / value of the baseline log."
-                   % labels[baseline])
+    out.append("")
+    out.extend(headline.section(ans, labels, baseline))
+    out.append("## Detail")
     out.append("")
     out.append("Markers: " + tables.LEGEND + " %s the compared logs ran at different (or "
                "unknown) CPU clock, icount shift, wire model or bench scale (column headers); "
                "%s from an INVALID section; %s a Linux run's line rate on a line that keeps no "
                "line time (not comparable)." % (runs.DIFFERS, runs.INVALID, runs.NO_LINE))
+    if baseline is not None:
+        out.append("In brackets after a figure: value / value of the baseline `%s` (none for "
+                   "identifiers, settings and error counts)." % labels[baseline])
+    out.append("Rows with the same value in every log are listed under their table.")
     out.append("")
     heads = [runs.header(lb, an.log) for an, lb in zip(ans, labels)]
-    for title, intro, func, ratios in SECTIONS:
-        out.append("## " + title)
+    for question, group in GROUPS:
+        out.append("## " + question)
         out.append("")
-        if intro:
-            out.append(INTRO[intro])
-            out.append("")
-        try:
-            rows = func(ans)
-            fields = runs.POINT + (runs.RX_POINT if func in RX_POINT_TABLES else ())
-            notes = runs.mark(rows, ans, compare=ratios, point_fields=fields) \
-                if func is not runs.runs_rows else []
-            notes += TABLE_NOTES[func](ans, labels) if func in TABLE_NOTES and rows else []
-            notes += runs.mark_no_line(rows, ans) if func is tables.line_rate_rows else []
-        except Exception as exc:  # keep the other tables
-            rows, notes = [], []
-            out.append("_Table failed: %r_" % (exc,))
-        if rows:
-            out.append(tables.render(rows, labels, baseline if ratios else None, heads=heads))
-            out.extend(notes + [""] if notes else [])
-        else:
-            out.append("_No log has data for this table._")
-            out.append("")
+        for title, intro, func, ratios in group:
+            out.extend(_table(ans, labels, baseline, heads, title, intro, func, ratios))
     out.extend(_plots(ans, labels, outdir))
-    out.extend(_notes(ans, labels))
+    out.extend(appendix.section(ans, labels, baseline))
     return "\n".join(out) + "\n"
 
 
+def _table(ans, labels, baseline, heads, title, intro, func, ratios):
+    """Lines of one detail table (title, intro, table, notes, equal rows); called by build()."""
+    out = ["### " + title, ""]
+    if intro:
+        out += [INTRO[intro], ""]
+    try:
+        rows = func(ans)
+        fields = runs.POINT + (runs.RX_POINT if func in RX_POINT_TABLES else ())
+        notes = runs.mark(rows, ans, compare=ratios, point_fields=fields) \
+            if func is not runs.runs_rows else []
+        notes += TABLE_NOTES[func](ans, labels) if func in TABLE_NOTES and rows else []
+        notes += runs.mark_no_line(rows, ans) if func is tables.line_rate_rows else []
+    except Exception as exc:  # keep the other tables
+        return out + ["_Table failed: %r_" % (exc,), ""]
+    if not rows:
+        return out + ["_No log has data for this table._", ""]
+    rows, equal = markdown.collapse(rows)
+    if rows:
+        out.append(markdown.render(rows, labels, baseline if ratios else None, heads=heads))
+    out.extend(notes)
+    if equal:
+        out.append(equal)
+    return out + [""]
+
+
 def _plots(ans, labels, outdir):
-    """Plot section: links to the PNGs written, reasons for the others."""
+    """Plot section: links to the PNGs written, reasons for the others; called by build()."""
     out = ["## Plots", ""]
     for title, name, note in plots.write_all(ans, labels, outdir):
         if name:
-            out.append("")
             out.append("### " + title)
             out.append("")
             out.append("![%s](%s)" % (title, name))
@@ -121,46 +144,12 @@ def _plots(ans, labels, outdir):
     return out
 
 
-def _notes(ans, labels):
-    """Notes: conversions, flagged and not-recomputable figures, CRCs, warnings."""
-    out = ["## Notes", ""]
-    for an, lb in zip(ans, labels):
-        log = an.log
-        out.append("### %s" % lb)
-        out.append("")
-        items = ["Line rate and character times use baud %.1f (%s)." % (an.baud, an.baud_note)]
-        items += an.notes
-        items += ["FLAG: " + f for f in an.flags]
-        physical = log.is_d1() or (log.flavor == "ours" and log.manifest.get("wire_model")
-                                   not in (None, "off"))
-        fast = [lr for lr in an.line_rates if lr.pct_true and lr.pct_true > 100.5]
-        if physical and fast:
-            items.append("FLAG: %d line rates above 100 %% on a real or modelled line (max %.1f %%): "
-                         "the clock runs fast or the baud differs." % (len(fast),
-                                                                      max(l.pct_true for l in fast)))
-        for tag, verdict, detail in an.payloads:
-            items.append("Payload `%s`: %s (%s)." % (tag, verdict, detail))
-        if not an.payloads and log.flavor == "ours":
-            items.append("No payload witness in this log.")
-        items.append("Parse warnings: %d%s" % (len(log.warnings), _warn_list(log)))
-        out.extend("- " + item for item in items)
-        out.append("")
-    return out
-
-
-def _warn_list(log, limit=10):
-    """First few warnings as text, for the Notes list."""
-    if not log.warnings:
-        return "."
-    shown = ["line %d: %s" % w if w[0] else w[1] for w in log.warnings[:limit]]
-    more = " (and %d more)" % (len(log.warnings) - limit) if len(log.warnings) > limit else ""
-    return ": " + "; ".join(shown) + more + "."
-
-
 def write(ans, labels, outdir, baseline=None):
-    """Write outdir/report.md (and plots); returns its path."""
+    """Write outdir/report.md, outdir/report.html and the plots; returns the
+    Markdown's path; called by cli.py."""
     text = build(ans, labels, outdir, baseline)
     path = os.path.join(outdir, "report.md")
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(text)
+    html_page.write(text, outdir)
     return path

@@ -1,7 +1,8 @@
-"""Markdown tables: one column per log, optional ratio columns vs a baseline.
+"""Table rows: one column per log.
 
-Each *_rows(analyses) function returns a list of Row; render() turns rows
-into a Markdown table. Called by report.py (the Runs table is in runs.py, the
+Each *_rows(analyses) function returns a list of Row; markdown.render() turns
+rows into a Markdown table (ratios to a baseline inside the cells). Called by
+report.py, headline.py and appendix.py (the Runs table is in runs.py, the
 table of RX on the modelled line in tables_rx.py).
 """
 
@@ -9,6 +10,7 @@ from dataclasses import dataclass, field
 
 from .model import num
 from .analysis import DISAGREE, NOT_RECOMPUTABLE, P99_IS_MAX
+from .markdown import render  # noqa: F401 (tables.render, as before)
 
 
 
@@ -26,6 +28,7 @@ class Row:
 
     label: str
     cells: list = field(default_factory=list)
+    ratio: bool = True  # False: identifiers, settings, counts (markdown.render)
 
 
 def fmt(value, unit=""):
@@ -44,41 +47,6 @@ def fmt(value, unit=""):
     else:
         text = "%.3g" % value
     return text + (" " + unit if unit else "")
-
-
-def _esc(text):
-    """Escape a cell for a Markdown table."""
-    return str(text).replace("|", "\\|").replace("\n", " ")
-
-
-def render(rows, labels, baseline=None, first="Metric", heads=None):
-    """Render rows as a Markdown table; baseline is a column index or None.
-
-    heads: the column headers (default: labels, which name the ratio columns).
-    """
-    head = [first]
-    for i, label in enumerate(labels):
-        head.append(heads[i] if heads else label)
-        if baseline is not None and i != baseline:
-            head.append("÷ " + labels[baseline])
-    out = ["| " + " | ".join(_esc(h) for h in head) + " |",
-           "|" + "---|" * len(head)]
-    for row in rows:
-        cells = [_esc(row.label)]
-        base = row.cells[baseline] if baseline is not None else None
-        for i, cell in enumerate(row.cells):
-            cells.append(_esc(cell.text))
-            if baseline is not None and i != baseline:
-                cells.append(_ratio(cell, base))
-        out.append("| " + " | ".join(cells) + " |")
-    return "\n".join(out) + "\n"
-
-
-def _ratio(cell, base):
-    """Text of cell / base, or empty when either is missing or base is 0."""
-    if cell.value is None or base is None or base.value in (None, 0):
-        return ""
-    return "%.3g" % (cell.value / base.value)
 
 
 def _marks(lat, key):
@@ -216,16 +184,9 @@ def latency_rows(ans):
 
 
 def rx_rows(ans):
-    """S30/S31: status of the RX checks, then every payload witness verdict."""
-    rows = _generic(ans, ("S30", "S31"))
-    tags = _union([tag for tag, _, _ in an.payloads] for an in ans)
-    for tag in tags:
-        cells = []
-        for an in ans:
-            got = [verdict for t, verdict, _ in an.payloads if t == tag]
-            cells.append(Cell(got[0] if got else ""))
-        rows.append(Row("payload %s CRC32" % tag, cells))
-    return rows
+    """S30/S31: every key of the RX checks' records (the appendix's raw records;
+    the payload witnesses' verdicts are appendix.crc_lines())."""
+    return _generic(ans, ("S30", "S31"))
 
 
 def status_rows(ans):
@@ -256,10 +217,13 @@ def counter_rows(ans):
 
 
 def s41_rows(ans):
-    """S41: median instructions per byte (and cycles, CPU use) per size."""
+    """S41: median instructions per byte, total and driver only (excl_model),
+    cycles per byte and CPU use, per size; called by report.py."""
     sizes = sorted(_union(list(an.s41) for an in ans), key=lambda s: num(s) or 0)
     rows = []
     for key, title in (("instructions_per_byte", "instructions/byte"),
+                       ("instructions_per_byte_excl_model", "instructions/byte, driver only "
+                        "(without the wire model)"),
                        ("cycles_per_byte", "cycles/byte"), ("cpu_util_pct", "CPU use %")):
         for size in sizes:
             cells = []

@@ -67,18 +67,21 @@ class EndToEnd(unittest.TestCase):
         self.assertIn("not recomputable (3 of 50 samples)", text)
         self.assertIn("11796.5 B/s", text)
         self.assertIn("TIMEOUT (30000 ms)", text)
-        self.assertIn("Payload `s31-bad`: mismatch", text)
-        self.assertIn("Payload `s31-missing`: not checkable", text)
-        self.assertIn("Payload `s31-rx`: match", text)
-        self.assertIn("| S41 64 B median instructions/byte ◇ | 120.5 | 1192 | 32800 | 14780 |",
-                      text)
-        self.assertIn("| S10 drain-each 64 B line rate % ◇ | 99.05 | 99.92 | 97.27 |", text)
+        self.assertIn("| s31-bad | **mismatch** (expected 28 bytes", text)
+        self.assertIn("| s31-missing | **not checkable** (payload line missing) |", text)
+        self.assertIn("| s31-rx | match |", text)
+        # the console log is the default baseline: ratios inside the cells
+        self.assertIn("| S41 64 B median instructions/byte ◇ | 120.5 (0.101x) | 1192 | "
+                      "32800 (27.5x) | 14780 (12.4x) |", text)
+        self.assertIn("| S10 drain-each 64 B line rate % ◇ | 99.05 (0.991x) | 99.92 | "
+                      "97.27 (0.973x) |", text)
         self.assertRegex(text, r"S21 16 B P99 ms \(char times\) ◇ \| 1\.498 \(17\.28 ch\) !")
         self.assertIn("Parse warnings: 0.", text)
-        self.assertIn("| payload s31-bad CRC32 | mismatch |", text)
+        self.assertNotIn("payload s31-bad CRC32", text)  # not in the RX table any more
 
-    def test_baseline_adds_ratio_columns(self):
-        """--baseline by label or index adds value/baseline columns."""
+    def test_baseline_ratios_inside_cells(self):
+        """--baseline by label or index: value/baseline inside each cell, no
+        extra column; the baseline's header says so."""
         out = os.path.join(self.tmp, "base")
         labels = ["a", "b", "c", "d"]
         args = []
@@ -88,11 +91,11 @@ class EndToEnd(unittest.TestCase):
         self.assertEqual(res.returncode, 0, res.stderr)
         with open(os.path.join(out, "report.md"), encoding="utf-8") as fh:
             text = fh.read()
-        self.assertEqual(_header_cells(text, "CPU work per byte"),
-                         ["Metric", "a", "÷ c", "b", "÷ c", "c", "d", "÷ c"])
+        self.assertEqual(_header_cells(text, "CPU work per byte"), ["Metric", "a", "b", "c", "d"])
+        self.assertIn("<br>(baseline) |", text.split("## CPU work per byte", 1)[-1])
         # 120.5 / 32800.10 and 14779.94 / 32800.10
-        self.assertIn("| S41 64 B median instructions/byte ◇ | 120.5 | 0.00367 | 1192 | 0.0363 "
-                      "| 32800 | 14780 | 0.451 |", text)
+        self.assertIn("| S41 64 B median instructions/byte ◇ | 120.5 (0.00367x) | 1192 (0.0363x) "
+                      "| 32800 | 14780 (0.451x) |", text)
         res2 = _common.run_cli(*LOGS, "-o", out, "--baseline", "3", *args)
         with open(os.path.join(out, "report.md"), encoding="utf-8") as fh:
             self.assertEqual(fh.read(), text)  # index 3 is label c
