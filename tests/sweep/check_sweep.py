@@ -8,7 +8,9 @@
   check_sweep.py --images DIR --out DIR resume    a complete point is not
                                                   run again, a killed one is
                                                   (and the one skipped for
-                                                  its budget)
+                                                  its budget), all once the
+                                                  image is rebuilt
+  check_sweep.py --images DIR --out DIR quick     --quick, then its frontier
 """
 import argparse
 import json
@@ -153,16 +155,39 @@ def check_resume(out, images):
           "all rerun once the image is newer")
 
 
+def check_quick(out, images):
+    """--quick end to end: its six points complete, then the frontier:
+    sweep.md with a row per backend at FIFO 16, and its four plots."""
+    status, text = sweep(["--quick"], out, images, [])
+    if "sweep: 6 points in " not in text or "6 complete" not in text:
+        fail("--quick: want 6 complete points", text)
+    res = subprocess.run([sys.executable, os.path.join(ROOT, "bench/report/report"), "--sweep",
+                          out], capture_output=True, text=True, check=False)
+    if res.returncode != 0:
+        fail("report --sweep: exit %d" % res.returncode, res.stdout + res.stderr)
+    with open(os.path.join(out, "sweep.md"), encoding="utf-8") as fh:
+        md = fh.read()
+    for backend in ("async", "console", "copier"):
+        if not re.search(r"^\| %s \| 16 \| [^|]+ \|$" % backend, md, re.M):
+            fail("sweep.md has no frontier row for %s at FIFO 16" % backend, md)
+    pngs = re.findall(r"\]\((sweep_[a-z_]+\.png)\)", md)
+    if len(pngs) != 4 or not all(os.path.getsize(os.path.join(out, p)) > 0 for p in pngs):
+        fail("sweep.md does not link four written plots: %r" % pngs, md)
+    print("ok: --quick ran 6 points (exit %d), sweep.md has the 3 frontier rows and 4 plots"
+          % status)
+
+
 def main():
     """Run one check in a fresh output folder."""
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--images", required=True)
     p.add_argument("--out", required=True)
-    p.add_argument("check", choices=("errors", "parallel", "resume"))
+    p.add_argument("check", choices=("errors", "parallel", "resume", "quick"))
     a = p.parse_args()
     shutil.rmtree(a.out, ignore_errors=True)
-    {"errors": check_errors, "parallel": check_parallel, "resume": check_resume}[a.check](
+    {"errors": check_errors, "parallel": check_parallel, "resume": check_resume,
+     "quick": check_quick}[a.check](
         a.out, a.images)
     return 0
 
