@@ -32,7 +32,6 @@
 #define UNIT_TRIES 3
 #define SHIFT_MAX  10           /* QEMU's -icount shift=0..10 */
 #define SHARE_LOOP 10000UL      /* iterations a counting counter cannot miss */
-#define SHARE_SLEEP_NS 2000000L /* past a perf multiplexing interval (1 ms) */
 
 unsigned cpu_instret_shift;
 bool cpu_instret_exact;
@@ -106,27 +105,45 @@ static bool counts(const struct counter *c)
 /* hosted_cpu_init, both kinds of counter open: a PMU with one counter per
  * event (QEMU 7.2's SBI PMU without Sscofpmf: the fixed cycle and instret
  * counters only) gives it to the pinned CPU-wide event, and the
- * process's then never runs (it reads the same value for ever). The one
- * without priority is closed (reason EBUSY); a short sleep lets the
- * other take the counter at its next schedule. */
+ * process's then never runs (it reads the same value for ever). On such
+ * a conflict the kind without priority is closed, both events of each
+ * kind (reason EBUSY); the process's, when they have priority, are
+ * opened afresh and take the freed counters. */
 static void share_counters(bool wide_first)
 {
     struct counter *mine[2] = { [CPU_COUNTER_INSTRET] = &instret, [CPU_COUNTER_CYCLES] = &cycles };
-    const struct timespec nap = { 0, SHARE_SLEEP_NS };
+    static const uint64_t config[2] = {
+        [CPU_COUNTER_INSTRET] = PERF_COUNT_HW_INSTRUCTIONS,
+        [CPU_COUNTER_CYCLES] = PERF_COUNT_HW_CPU_CYCLES,
+    };
+    bool both[2], conflict = false;
 
     for (int c = 0; c < 2; c++) {
-        if (mine[c]->missing || hosted_cpu_wide_missing((enum cpu_counter)c) || counts(mine[c]))
+        both[c] = !mine[c]->missing && !hosted_cpu_wide_missing((enum cpu_counter)c);
+        conflict |= both[c] && !counts(mine[c]);
+    }
+    if (!conflict)
+        return;
+    for (int c = 0; c < 2; c++) {
+        if (!both[c])
             continue;
         if (wide_first) {
             close(mine[c]->fd);
             *mine[c] = (struct counter){ -1, "EBUSY", "none", 0, 0 };
         } else {
             hosted_cpu_wide_close((enum cpu_counter)c, "EBUSY");
-            nanosleep(&nap, NULL);
-            if (!counts(mine[c])) {     /* still none: not the CPU-wide event's doing */
-                close(mine[c]->fd);
-                *mine[c] = (struct counter){ -1, "EBUSY", "none", 0, 0 };
-            }
+        }
+    }
+    for (int c = 0; c < 2 && !wide_first; c++) {    /* afresh: they take the freed counters */
+        if (mine[c]->missing)
+            continue;
+        close(mine[c]->fd);
+        counter_open(mine[c], config[c], COUNTER_PROCESS);
+    }
+    for (int c = 0; c < 2; c++) {
+        if (!mine[c]->missing && !counts(mine[c])) {    /* not the CPU-wide events' doing */
+            close(mine[c]->fd);
+            *mine[c] = (struct counter){ -1, "EBUSY", "none", 0, 0 };
         }
     }
 }
