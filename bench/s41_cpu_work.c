@@ -160,7 +160,7 @@ static void print_round(unsigned size, unsigned round, uint64_t expected,
            cnt(V(12), I, r->b.wire.instret - r->a.wire.instret),
            cnt(V(13), C, r->b.wire.cycles - r->a.wire.cycles),
            cnt2(V(14), I, f.ipb_excl), cnt(V(15), I, ACCT_INSNS(r, acct.rx)));
-    cpu_print_window(&r->a.acct, &r->b.acct);
+    cpu_print_window(&r->a.acct, &r->b.acct, r->completed);
     printf("\n");
 }
 #undef V

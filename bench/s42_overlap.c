@@ -133,7 +133,7 @@ static bool print_round(const char *tag, unsigned round, const struct s42_round 
            div4(eff, sizeof eff, r->iters, idle_iters), (unsigned long)r->drain.errors,
            bench_milli(util, sizeof util, r->busy_ppm / 10), r->tx.err,
            U(r->total_ns ? r->iters * 1000000 / r->total_ns : 0));
-    cpu_print_window(&r->a, &r->b);
+    cpu_print_window(&r->a, &r->b, 0);
     printf("\n");
     return byte_ok && drain_ok;
 }

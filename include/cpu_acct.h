@@ -120,12 +120,15 @@ static inline uint64_t cpu_busy_ppm(const struct cpu_totals *a, const struct cpu
     return cycles > idle ? (uint64_t)((unsigned __int128)(cycles - idle) * 1000000U / cycles) : 0;
 }
 
-/* Any task (S41, S42): a platform's further CPU figures of a window, as
- * ` key=value` tokens at the end of the caller's line: none here. */
-static inline void cpu_print_window(const struct cpu_totals *a, const struct cpu_totals *b)
+/* Any task (S41, S42): a platform's further CPU figures of a window (of
+ * bytes payload bytes, 0: not per byte), as ` key=value` tokens at the
+ * end of the caller's line: none here. */
+static inline void cpu_print_window(const struct cpu_totals *a, const struct cpu_totals *b,
+                                    uint64_t bytes)
 {
     (void)a;
     (void)b;
+    (void)bytes;
 }
 
 /* The CPU clock: instructions (QEMU -icount) or cycles per second, 0 when

@@ -8,7 +8,8 @@
  * every delta of them less the read syscalls' own work (measured at
  * start), and their unit (2^shift counts per instruction under QEMU's
  * -icount, measured on riscv64); its CPU time (CLOCK_PROCESS_CPUTIME_ID)
- * and the CPU's (/proc/stat). */
+ * and the CPU's (/proc/stat). The counters themselves are perf_counter.c's;
+ * the CPU-wide ones, opened first, cpu_wide.c's. */
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <sched.h>
@@ -22,6 +23,7 @@
 #include "clock.h"
 #include "cpu_acct.h"
 #include "hosted.h"
+#include "perf_counter.h"
 
 #define NS_PER_S 1000000000ULL
 #define PPM      1000000ULL
@@ -29,93 +31,15 @@
 #define UNIT_LONG  101000UL
 #define UNIT_TRIES 3
 #define SHIFT_MAX  10           /* QEMU's -icount shift=0..10 */
-#define READ_COST_TRIES 8
-
-struct counter {
-    int fd;
-    const char *missing;        /* errno name, NULL when it counts */
-    const char *scope;          /* "user+kernel", "user", "all" */
-    uint64_t read_cost;         /* counts one read of a counter adds (a read syscall) */
-    uint64_t null_delta;        /* a delta of two reads back to back, corrected */
-};
+#define SHARE_LOOP 10000UL      /* iterations a counting counter cannot miss */
 
 unsigned cpu_instret_shift;
 bool cpu_instret_exact;
-static struct counter instret = { -1, "not-opened", "none", 0, 0 },
-                      cycles = { -1, "not-opened", "none", 0, 0 };
+static struct counter instret = COUNTER_NOT_OPENED, cycles = COUNTER_NOT_OPENED;
 static int pinned = -1;
 static const char *pin_error = "not-tried";
+const char *hosted_counter_priority = "process";
 static int measured_shift = -1;     /* -1: not measured, or no power of two */
-static _Atomic uint64_t reads;      /* counter reads so far, by any thread */
-
-/* hosted_cpu_init: open one counter of the process, the kernel side too
- * if Linux allows it (else user space only); a PMU that cannot exclude a
- * mode (PERF_PMU_CAP_NO_EXCLUDE: RISC-V's SBI PMU without the Sscofpmf
- * extension, QEMU 7.2's) refuses any exclude_* bit with EINVAL and is
- * opened without them: it counts every mode, the SBI firmware's too. */
-static void counter_open(struct counter *c, uint64_t config)
-{
-    static const struct { bool kernel, hv; const char *scope; } tries[] = {
-        { false, true, "user+kernel" }, { true, true, "user" }, { false, false, "all" },
-    };
-    int err = 0;
-
-    for (size_t t = 0; t < sizeof tries / sizeof tries[0]; t++) {
-        struct perf_event_attr a;
-        memset(&a, 0, sizeof a);
-        a.size = sizeof a;
-        a.type = PERF_TYPE_HARDWARE;
-        a.config = config;
-        a.inherit = 1;
-        a.exclude_hv = tries[t].hv;
-        a.exclude_kernel = tries[t].kernel;
-        long fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-        if (fd >= 0) {
-            *c = (struct counter){ (int)fd, 0, tries[t].scope, 0, 0 };
-            return;
-        }
-        err = errno;
-        if (t == 0 && errno != EACCES && errno != EPERM && errno != EINVAL)
-            break;              /* no such counter, whatever the modes */
-        if (t == 0 && errno == EINVAL)
-            t++;                /* no exclusion at all: the last try */
-    }
-    const char *name = strerrorname_np(err);
-    *c = (struct counter){ -1, name ? name : "unknown-errno", "none", 0, 0 };
-}
-
-/* Any thread: a counter's raw value (0 when it does not count). */
-static uint64_t counter_read(const struct counter *c)
-{
-    uint64_t v = 0;
-    if (c->fd >= 0 && read(c->fd, &v, sizeof v) != (ssize_t)sizeof v)
-        v = 0;
-    return v;
-}
-
-/* hosted_cpu_init: what one read adds to counter c, the least delta of
- * back-to-back reads (the read syscall's own work, which a kernel's
- * rdinstret does not have). */
-static uint64_t read_cost(const struct counter *c)
-{
-    uint64_t least = UINT64_MAX;
-
-    for (int t = 0; t < READ_COST_TRIES && c->fd >= 0; t++) {
-        uint64_t a = counter_read(c), b = counter_read(c);
-        if (b - a < least)
-            least = b - a;
-    }
-    return c->fd >= 0 ? least : 0;
-}
-
-/* rdinstret, rdcycle (any thread): counter c's value less the cost of
- * every counter read before this one, so that a delta between two reads
- * holds none of the reads' own work. */
-static uint64_t counter_value(const struct counter *c)
-{
-    uint64_t n = reads++;
-    return counter_read(c) - n * c->read_cost;
-}
 
 #if defined(__riscv)
 /* measure_shift: n iterations (n > 0) of a loop of two instructions. */
@@ -129,16 +53,16 @@ static void loop2(unsigned long n)
  * instruction), from its deltas over a short and a long loop (the read's
  * own cost cancels out); -1 when the difference is no power of two times
  * the instructions within an eighth (QEMU without -icount: host ticks). */
-static int measure_shift(void)
+static int measure_shift(uint64_t (*read)(void))
 {
     const uint64_t insns = 2 * (UNIT_LONG - UNIT_SHORT);
 
     for (int t = 0; t < UNIT_TRIES; t++) {
-        uint64_t a = counter_read(&instret);
+        uint64_t a = read();
         loop2(UNIT_SHORT);
-        uint64_t b = counter_read(&instret);
+        uint64_t b = read();
         loop2(UNIT_LONG);
-        uint64_t c = counter_read(&instret);
+        uint64_t c = read();
         uint64_t d = (c - b) - (b - a);
         for (int s = 0; s <= SHIFT_MAX; s++) {
             uint64_t want = insns << s;
@@ -150,14 +74,82 @@ static int measure_shift(void)
 }
 #else
 /* hosted_cpu_init: a real core's counter counts instructions. */
-static int measure_shift(void)
+static int measure_shift(uint64_t (*read)(void))
 {
+    (void)read;
     return 0;
 }
 #endif
 
+/* measure_shift's counter: the process's instructions, raw. */
+static uint64_t process_instret(void)
+{
+    return counter_read(&instret);
+}
+
+/* measure_shift's counter when the CPU's has the PMU's: the CPU's. */
+static uint64_t wide_instret(void)
+{
+    return hosted_cpu_wide_raw(CPU_COUNTER_INSTRET);
+}
+
+/* share_counters: whether the process's counter c advances over a loop. */
+static bool counts(const struct counter *c)
+{
+    uint64_t a = counter_read(c);
+    for (volatile unsigned long i = 0; i < SHARE_LOOP; i++)
+        ;
+    return counter_read(c) != a;
+}
+
+/* hosted_cpu_init, both kinds of counter open: a PMU with one counter per
+ * event (QEMU 7.2's SBI PMU without Sscofpmf: the fixed cycle and instret
+ * counters only) gives it to the pinned CPU-wide event, and the
+ * process's then never runs (it reads the same value for ever). On such
+ * a conflict the kind without priority is closed, both events of each
+ * kind (reason EBUSY); the process's, when they have priority, are
+ * opened afresh and take the freed counters. */
+static void share_counters(bool wide_first)
+{
+    struct counter *mine[2] = { [CPU_COUNTER_INSTRET] = &instret, [CPU_COUNTER_CYCLES] = &cycles };
+    static const uint64_t config[2] = {
+        [CPU_COUNTER_INSTRET] = PERF_COUNT_HW_INSTRUCTIONS,
+        [CPU_COUNTER_CYCLES] = PERF_COUNT_HW_CPU_CYCLES,
+    };
+    bool both[2], conflict = false;
+
+    for (int c = 0; c < 2; c++) {
+        both[c] = !mine[c]->missing && !hosted_cpu_wide_missing((enum cpu_counter)c);
+        conflict |= both[c] && !counts(mine[c]);
+    }
+    if (!conflict)
+        return;
+    for (int c = 0; c < 2; c++) {
+        if (!both[c])
+            continue;
+        if (wide_first) {
+            close(mine[c]->fd);
+            *mine[c] = (struct counter){ -1, "EBUSY", "none", 0, 0 };
+        } else {
+            hosted_cpu_wide_close((enum cpu_counter)c, "EBUSY");
+        }
+    }
+    for (int c = 0; c < 2 && !wide_first; c++) {    /* afresh: they take the freed counters */
+        if (mine[c]->missing)
+            continue;
+        close(mine[c]->fd);
+        counter_open(mine[c], config[c], COUNTER_PROCESS);
+    }
+    for (int c = 0; c < 2; c++) {
+        if (!mine[c]->missing && !counts(mine[c])) {    /* not the CPU-wide events' doing */
+            close(mine[c]->fd);
+            *mine[c] = (struct counter){ -1, "EBUSY", "none", 0, 0 };
+        }
+    }
+}
+
 /* main, before any thread. */
-void hosted_cpu_init(void)
+void hosted_cpu_init(bool wide_first)
 {
     cpu_set_t set;
     int cpu = sched_getcpu();
@@ -172,16 +164,17 @@ void hosted_cpu_init(void)
         else
             pin_error = strerrorname_np(errno);
     }
-    counter_open(&instret, PERF_COUNT_HW_INSTRUCTIONS);
-    counter_open(&cycles, PERF_COUNT_HW_CPU_CYCLES);
-    instret.read_cost = read_cost(&instret);
-    cycles.read_cost = read_cost(&cycles);
-    for (struct counter *c = &instret; c; c = c == &instret ? &cycles : 0) {
-        uint64_t a = counter_value(c);
-        c->null_delta = counter_value(c) - a;   /* what the manifest shows is left */
-    }
+    hosted_cpu_wide_open(pinned, pin_error);   /* first: the CSRs become its counters */
+    counter_open(&instret, PERF_COUNT_HW_INSTRUCTIONS, COUNTER_PROCESS);
+    counter_open(&cycles, PERF_COUNT_HW_CPU_CYCLES, COUNTER_PROCESS);
+    share_counters(wide_first);
+    counter_calibrate(&instret);
+    counter_calibrate(&cycles);
+    hosted_cpu_wide_calibrate();
     if (!instret.missing)
-        measured_shift = measure_shift();
+        measured_shift = measure_shift(process_instret);
+    else if (!hosted_cpu_wide_missing(CPU_COUNTER_INSTRET))
+        measured_shift = measure_shift(wide_instret);
     cpu_instret_exact = measured_shift >= 0;
 }
 
@@ -190,7 +183,9 @@ int hosted_cpu_shift(const char *arg, char *err, size_t n)
 {
     int want = arg ? atoi(arg) : -1;
 
-    if (want >= 0 && !instret.missing && measured_shift != want) {
+    bool counting = !instret.missing || !hosted_cpu_wide_missing(CPU_COUNTER_INSTRET);
+
+    if (want >= 0 && counting && measured_shift != want) {
         if (measured_shift >= 0)
             snprintf(err, n, "icount_shift=%d, but the instruction counter counts %u per "
                      "instruction (QEMU runs with -icount shift=%d)", want, 1U << measured_shift,
@@ -280,12 +275,14 @@ void cpu_acct_read(struct cpu_totals *out)
     struct timespec ts;
 
     *out = (struct cpu_totals){ 0 };
+    hosted_cpu_wide_read(&out->wide_instret[0], &out->wide_cycles[0]);
     out->tasks.instret = rdinstret();
     out->tasks.cycles = rdcycle();
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     out->cpu_ns = (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
     out->wall_ns = clock_now_ns();
     proc_stat(&out->sys_busy, &out->sys_all);
+    hosted_cpu_wide_read(&out->wide_instret[1], &out->wide_cycles[1]);
 }
 
 /* Any task. The two clocks are read one after the other, so a window
@@ -303,7 +300,7 @@ uint64_t cpu_busy_ppm(const struct cpu_totals *a, const struct cpu_totals *b, ui
 }
 
 /* Any task. */
-void cpu_print_window(const struct cpu_totals *a, const struct cpu_totals *b)
+void cpu_print_window(const struct cpu_totals *a, const struct cpu_totals *b, uint64_t bytes)
 {
     uint64_t busy = b->sys_busy - a->sys_busy, all = b->sys_all - a->sys_all;
     char pct[24] = "na";
@@ -312,4 +309,6 @@ void cpu_print_window(const struct cpu_totals *a, const struct cpu_totals *b)
         bench_milli(pct, sizeof pct, busy * 100000 / all);
     printf(" system_cpu_pct=%s system_busy_ticks=%llu system_ticks=%llu", pct,
            (unsigned long long)busy, (unsigned long long)all);
+    if (bytes)
+        hosted_cpu_wide_print(a, b, bytes);
 }

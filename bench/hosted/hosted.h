@@ -31,8 +31,10 @@ extern struct hosted_tty hosted_tty;
  * reason written to err. */
 int hosted_tty_open(const char *path, unsigned baud, char *err, size_t n);
 /* main, before any thread: pin the process to the CPU it runs on, open
- * the perf counters (inherited by every thread started later). */
-void hosted_cpu_init(void);
+ * the perf counters (the process's: inherited by every thread started
+ * later; the CPU's), and where the PMU has one counter per event for the
+ * two, keep the process's (wide_first: the CPU's). */
+void hosted_cpu_init(bool wide_first);
 /* manifest: the CPU the process is pinned to (-1: not pinned), why
  * pinning failed, and what a counter counts ("user+kernel", "user";
  * "none": cpu_counter_missing says why). */
@@ -44,6 +46,38 @@ const char *hosted_counter_scope(enum cpu_counter c);
  * of it in a delta of two reads back to back (0 when it is left out). */
 uint64_t hosted_counter_read_cost(enum cpu_counter c, uint64_t *null_delta);
 
+/* hosted_cpu_init (cpu_wide.c), first: open the CPU-wide counters of CPU
+ * cpu (-1: not pinned, why says why); after the process's counters:
+ * measure their read cost and whether the counter CSRs are their cheap
+ * source. */
+void hosted_cpu_wide_open(int cpu, const char *why);
+void hosted_cpu_wide_calibrate(void);
+/* hosted_cpu_init: why CPU-wide counter c does not count (NULL: it
+ * does); close it, giving why as the reason; its raw value (the CSR or a
+ * read, uncorrected: the unit measurement). */
+const char *hosted_cpu_wide_missing(enum cpu_counter c);
+void hosted_cpu_wide_close(enum cpu_counter c, const char *why);
+uint64_t hosted_cpu_wide_raw(enum cpu_counter c);
+/* manifest: which counters keep the PMU's when it has one per event
+ * ("process", "cpuwide"). */
+extern const char *hosted_counter_priority;
+/* What the manifest prints of a counter: missing (an errno name, NULL
+ * when it counts), scope, the CPU counted, where values come from
+ * ("csr", "read-syscall"), what the CSR check found, a read's cost and
+ * what is left of it in a delta of two values back to back. */
+struct hosted_counter_info {
+    const char *missing, *scope;
+    int cpu;
+    const char *source, *csr;
+    uint64_t read_cost, null_delta;
+};
+void hosted_cpu_wide_info(enum cpu_counter c, struct hosted_counter_info *out);
+/* cpu_acct_read (any thread): the CPU-wide counts so far (0: refused). */
+void hosted_cpu_wide_read(uint64_t *instret, uint64_t *cycles);
+/* cpu_print_window (section task): the CPU-wide figures of a window of
+ * bytes payload bytes, ` key=value` tokens at the end of the line. */
+void hosted_cpu_wide_print(const struct cpu_totals *a, const struct cpu_totals *b, uint64_t bytes);
+
 /* main: the --sections value the runner reads as its boot argument
  * sections= (NULL: every section). */
 extern const char *hosted_sections;
@@ -54,8 +88,9 @@ extern const char *hosted_sections;
 struct hosted_opts {
     const char *tty, *baud, *sections, *quick;
     const char *shift, *qemu_mode;  /* icount_shift=, qemu_mode=: /init only */
+    const char *counters;           /* --counters, counters=: process or cpuwide */
     bool init;                      /* PID 1 or --init: init.c */
-    const char *n_tty, *n_baud, *n_baud_is, *n_sections;
+    const char *n_tty, *n_baud, *n_baud_is, *n_sections, *n_counters_is;
 };
 
 /* main: true when the run is a system's /init (PID 1, or --init): the

@@ -19,6 +19,7 @@
 
 static const char usage[] =
     "usage: uartbench-hosted --tty PATH --baud N [--sections S10,S20,...] [--quick]\n"
+    "                        [--counters process|cpuwide]\n"
     "       uartbench-hosted --init   (options from the environment, as a system's /init)\n"
     "\n"
     "Runs the UART benchmark's sections on a Linux tty: the payloads go out on\n"
@@ -29,9 +30,11 @@ static const char usage[] =
     "  --baud N         its speed, one of termios' (e.g. 9600, 115200, 921600)\n"
     "  --sections LIST  only these sections (and the manifest S00), e.g. S10,S20\n"
     "  --quick          10 iterations instead of 100, same code paths\n"
+    "  --counters WHICH process (default) or cpuwide: which perf counters keep the\n"
+    "                   PMU's counter where it has one per event for both kinds\n"
     "  --init           as PID 1 does: the options from the environment (tty=PATH\n"
     "                   baud=N [sections=LIST] [quick=1] [qemu_mode=icount|realtime]\n"
-    "                   [icount_shift=N]: the kernel passes its unknown boot arguments\n"
+    "                   [icount_shift=N] [counters=process|cpuwide]: the kernel passes its unknown boot arguments\n"
     "                   so), the log on the tty with the payloads, as a kernel's log;\n"
     "                   PID 1 then powers the machine off\n"
     "  --help           this text\n"
@@ -86,7 +89,7 @@ static int parse_args(int argc, char **argv, struct hosted_opts *o, char *err, s
     static const struct option opts[] = {
         { "tty", required_argument, 0, 't' }, { "baud", required_argument, 0, 'b' },
         { "sections", required_argument, 0, 's' }, { "quick", no_argument, 0, 'q' },
-        { "init", no_argument, 0, 'i' }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
+        { "counters", required_argument, 0, 'c' }, { "init", no_argument, 0, 'i' }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
     };
     int c;
     bool others = false;
@@ -99,6 +102,7 @@ static int parse_args(int argc, char **argv, struct hosted_opts *o, char *err, s
         case 'b': o->baud = optarg; break;
         case 's': o->sections = optarg; break;
         case 'q': o->quick = "1"; break;
+        case 'c': o->counters = optarg; break;
         case 'i': o->init = true; break;
         case 'h': fputs(usage, stdout); return 1;
         default:
@@ -151,6 +155,11 @@ static int check_opts(const struct hosted_opts *o, unsigned *baud, char *err, si
         snprintf(err, n, "qemu_mode=%s: valid values: icount, realtime", o->qemu_mode);
         return HOSTED_EXIT_USAGE;
     }
+    if (o->counters && strcmp(o->counters, "process") != 0 &&
+        strcmp(o->counters, "cpuwide") != 0) {
+        snprintf(err, n, "%s%s: valid values: process, cpuwide", o->n_counters_is, o->counters);
+        return HOSTED_EXIT_USAGE;
+    }
     if (o->sections && check_sections(o, o->sections, err, n))
         return HOSTED_EXIT_USAGE;
     return 0;
@@ -160,7 +169,8 @@ static int check_opts(const struct hosted_opts *o, unsigned *baud, char *err, si
 int main(int argc, char **argv)
 {
     struct hosted_opts o = { .init = getpid() == 1, .n_tty = "--tty PATH", .n_baud = "--baud N",
-                             .n_baud_is = "--baud ", .n_sections = "--sections" };
+                             .n_baud_is = "--baud ", .n_sections = "--sections",
+                             .n_counters_is = "--counters " };
     char err[512];
     unsigned baud;
 
@@ -180,7 +190,8 @@ int main(int argc, char **argv)
     rc = hosted_tty_open(o.tty, baud, err, sizeof err);
     if (rc)
         fail(&o, rc, err);
-    hosted_cpu_init();
+    hosted_counter_priority = o.counters ? o.counters : "process";
+    hosted_cpu_init(strcmp(hosted_counter_priority, "cpuwide") == 0);
     if (hosted_cpu_shift(o.shift, err, sizeof err))
         fail(&o, HOSTED_EXIT_USAGE, err);
     if (o.init)

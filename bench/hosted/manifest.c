@@ -36,6 +36,21 @@ static void print_counter(const char *name, const char *source, enum cpu_counter
                (unsigned long long)null_delta);
 }
 
+/* s00_manifest: `  counter_cpuwide_<name>=<source> scope= cpu= source= csr=
+ * read_cost= null_delta=` or `not-available reason=`. */
+static void print_cpu_wide(const char *name, const char *source, enum cpu_counter c)
+{
+    struct hosted_counter_info k;
+
+    hosted_cpu_wide_info(c, &k);
+    if (k.missing)
+        printf("  counter_cpuwide_%s=not-available reason=%s\n", name, k.missing);
+    else
+        printf("  counter_cpuwide_%s=%s scope=%s cpu=%d source=%s csr=%s read_cost=%llu "
+               "null_delta=%llu\n", name, source, k.scope, k.cpu, k.source, k.csr,
+               (unsigned long long)k.read_cost, (unsigned long long)k.null_delta);
+}
+
 /* s00_manifest: the line behind the tty. */
 static const char *line_kind(void)
 {
@@ -95,6 +110,9 @@ void bench_manifest_platform(void)
     print_cpu_clock();
     print_counter("instructions", "perf-hw-instructions", CPU_COUNTER_INSTRET);
     print_counter("cycles", "perf-hw-cpu-cycles", CPU_COUNTER_CYCLES);
+    printf("  counter_priority=%s\n", hosted_counter_priority);
+    print_cpu_wide("instructions", "perf-hw-instructions", CPU_COUNTER_INSTRET);
+    print_cpu_wide("cycles", "perf-hw-cpu-cycles", CPU_COUNTER_CYCLES);
     printf("  cpu_util_source=%s system_cpu_source=%s", CPU_UTIL_METHOD,
            access("/proc/stat", R_OK) == 0 ? "/proc/stat" : "none");
     if (hosted_cpu_pinned() >= 0)

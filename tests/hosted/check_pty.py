@@ -10,7 +10,8 @@ benchmark writes on the slave (pty_run.FarEnd). Checks:
   S32, S33 no-wire-model;
 - the manifest: os=linux, the kernel release, tty=, baud=, line=pty,
   board=hosted-<machine>, backend=linux-tty, witness_bytes=far-end, each
-  CPU counter a perf event or not-available with its errno's name;
+  CPU counter (the process's and the pinned CPU's) a perf event or
+  not-available with its errno's name;
 - the far end's capture holds the log's payload witnesses, whole and in
   order, checked byte for byte (tests/qemu/witness.py), with the byte
   counts and CRCs the log's markers print, and nothing else;
@@ -67,7 +68,7 @@ def check_manifest(log, tty, baud, errors, inline=False):
     for key, value in want.items():
         if man.get(key) != value:
             errors.append(f"manifest {key}={man.get(key)}, expected {value}")
-    for name in ("instructions", "cycles"):
+    for name in ("instructions", "cycles", "cpuwide_instructions", "cpuwide_cycles"):
         text = man.get("counter_" + name, "")
         if not COUNTER_RE.match(text):
             errors.append(f"manifest counter_{name}={text}: neither a perf event nor "

@@ -13,7 +13,11 @@ with its payloads inline (one UART: the console is the port under test).
   count exactly (instret_exact=1) and whose read syscall's own work is
   measured (read_cost > 0) and left out of every delta, S20/S21 counting
   the instructions of each write + drain, no witness_bytes (the
-  witnesses are inline, as a kernel image's);
+  witnesses are inline, as a kernel image's); the CPU-wide counters
+  closed EBUSY (QEMU's SBI PMU has one counter per event and the
+  process's keep it, counter_priority=process);
+- with --cpuwide (boot arguments counters=cpuwide sections=S41): the
+  CPU's counters instead, and S41's CPU-wide figures (check_cpuwide);
 - the log's lines end CR LF, as a kernel's console writes them; S13's
   payload in the log holds CR LF (ONLCR exercised on the wire);
 - S43 twice idle: at the default timer slack (50 us: the idle and loaded
@@ -90,6 +94,60 @@ def check_manifest(log, shift, errors):
                           "read syscall's own work is not left out of the deltas")
     if "witness_bytes" in man:
         errors.append(f"manifest witness_bytes={man['witness_bytes']}: the witnesses are inline")
+    # QEMU 7.2's SBI PMU has one counter per event: the pinned CPU-wide
+    # events would starve the process's, which keep it (counter_priority).
+    for name in ("instructions", "cycles"):
+        got = record_text(log, "counter_cpuwide_" + name)
+        if man.get("counter_priority") != "process" or \
+                got != f"counter_cpuwide_{name}=not-available reason=EBUSY":
+            errors.append(f"manifest {got} counter_priority={man.get('counter_priority')}: "
+                          "expected the process's counters kept, the CPU's EBUSY")
+
+
+def record_text(log, kind):
+    """The S00 line of kind, its tokens joined (None when absent)."""
+    rec = [r for r in log.sections["S00"].records if r.kind == kind]
+    return " ".join(f"{k}={v}" for k, v in rec[0].tokens) if rec else None
+
+
+def check_cpuwide(log, shift, errors):
+    """counters=cpuwide: the pinned CPU's events opened on CPU 0 in every
+    mode, read through the CSRs (they agree with the events over a
+    sleep), the process's EBUSY; each S41 round prints the CPU-wide
+    figures, and under -icount they are the window's virtual time: the
+    cycles' counts (1 per virtual ns) are the instructions' at 2^shift per
+    instruction, and at least the round's duration (the CPU's window
+    holds S41's clock reads), by less than 5 %."""
+    man = log.manifest
+    for name in ("instructions", "cycles"):
+        want = (f"counter_cpuwide_{name}=perf-hw-{'instructions' if name == 'instructions' else 'cpu-cycles'} "
+                "scope=all cpu=0 source=csr csr=agrees ")
+        got = record_text(log, "counter_cpuwide_" + name) or ""
+        if not got.startswith(want):
+            errors.append(f"manifest {got!r}, expected it to start {want!r}")
+        if record_text(log, "counter_" + name) != f"counter_{name}=not-available reason=EBUSY":
+            errors.append(f"manifest {record_text(log, 'counter_' + name)}: expected EBUSY")
+    if man.get("counter_priority") != "cpuwide" or man.get("instret_exact") != "1":
+        errors.append(f"manifest counter_priority={man.get('counter_priority')} instret_exact="
+                      f"{man.get('instret_exact')}: expected cpuwide, 1 (the unit from the CPU's)")
+    rounds = log.records("S41", kind="diag", tag="s41-valid")
+    if len(rounds) != 6:
+        errors.append(f"S41: {len(rounds)} rounds, expected 3 sizes x 2")
+    for r in rounds:
+        ins, cyc, dur = (r.num(k) for k in ("cpuwide_instret_delta", "cpuwide_cycles_delta",
+                                            "duration_ms"))
+        where = f"S41 size={r.get('size')} round={r.get('round')}"
+        if None in (ins, cyc, dur) or r.get("cpuwide_idle") != "included":
+            errors.append(f"{where}: CPU-wide figures missing: {ins} {cyc} {dur}")
+            continue
+        if abs(cyc - ins * 2 ** shift) > 2 ** shift:
+            errors.append(f"{where}: cpuwide_cycles_delta {cyc} is not cpuwide_instret_delta "
+                          f"{ins} x 2^{shift}")
+        if not dur * 1e6 - 1000 <= cyc <= dur * 1e6 * 1.05:
+            errors.append(f"{where}: cpuwide_cycles_delta {cyc} counts, duration {dur} ms: "
+                          "not the window's virtual ns")
+        if r.get("instructions_per_byte") != "not-available":
+            errors.append(f"{where}: instructions_per_byte={r.get('instructions_per_byte')}")
 
 
 def check_slack(log, errors):
@@ -120,6 +178,11 @@ def figures(log):
     for r in log.records("S41", kind="diag", tag="s41-summary"):
         out.append(f"S41 {r.get('size')} B: instructions/byte "
                    f"{r.get('median_instructions_per_byte')}, CPU {r.get('median_cpu_util_pct')} %")
+    for r in log.records("S41", kind="diag", tag="s41-valid"):
+        if r.num("cpuwide_instret_delta") is not None:
+            out.append(f"S41 {r.get('size')} B round {r.get('round')}: CPU-wide instructions/byte "
+                       f"{r.get('cpuwide_instructions_per_byte')} (idle included), duration "
+                       f"{r.get('duration_ms')} ms")
     for sid in log.order:
         for r in log.sections[sid].records:
             if sid == "S43" and r.kind == "diag" and r.tag and r.tag.endswith("-aggregate"):
@@ -132,7 +195,11 @@ def main():
     p = arg_parser(__doc__, 120)
     p.add_argument("--shift", type=int, default=1, help="icount shift to boot with")
     p.add_argument("--append", action="append", default=[], help="boot argument")
+    p.add_argument("--cpuwide", action="store_true",
+                   help="boot with counters=cpuwide sections=S41: check the CPU-wide counters")
     args = p.parse_args()
+    if args.cpuwide:
+        args.append += ["counters=cpuwide", "sections=S41"]
     status, raw = boot(args)
     log = parse.parse_bytes(raw, args.log)
     errors = []
@@ -142,14 +209,18 @@ def main():
         errors.append("the log holds a panic")
     if log.done is None:
         errors.append("no Done line")
-    check_statuses(log, errors)
-    if "S00" in log.sections:
-        check_manifest(log, args.shift, errors)
-    check_slack(log, errors)
+    if args.cpuwide and "S00" in log.sections:
+        check_cpuwide(log, args.shift, errors)
+    elif not args.cpuwide:
+        check_statuses(log, errors)
+        if "S00" in log.sections:
+            check_manifest(log, args.shift, errors)
+        check_slack(log, errors)
     if b"=== [S00] Benchmark Manifest ===\r\n" not in raw or \
             not re.search(rb"\r\nDone\. [^\r\n]*\r\n", raw):
         errors.append("the log's lines do not end CR LF (S00's header, the Done line)")
-    if not any(p.tag == "s13-writev" and p.data and b"\r\n" in p.data for p in log.payloads):
+    if not args.cpuwide and \
+            not any(p.tag == "s13-writev" and p.data and b"\r\n" in p.data for p in log.payloads):
         errors.append("S13's payload in the log holds no CR LF: ONLCR was not exercised")
     result = check.check_log(log)
     errors += [f"check: {f.section} {f.key}: {f.what}" for f in result.findings]

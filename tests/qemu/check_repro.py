@@ -31,13 +31,16 @@ def main():
     p = arg_parser(__doc__, 300, "prefix of the log files (-1.log, -2.log, -3.log)")
     p.add_argument("--from", dest="start", metavar="REGEX",
                    help="compare from the first line matching REGEX on")
+    p.add_argument("--append", action="append", default=[], help="boot argument, each run")
     args = p.parse_args()
     logs = []
     for i in (1, 2, 3):
         path = f"{args.log}-{i}.log"
         rc = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "qemu-run"),
                              "--image-dir", args.image_dir, "--log", path, "--quiet",
-                             "--timeout", str(args.timeout)], stdin=subprocess.DEVNULL).returncode
+                             "--timeout", str(args.timeout)] +
+                            [x for a in args.append for x in ("--append", a)],
+                            stdin=subprocess.DEVNULL).returncode
         if rc != 0:
             print(f"FAIL: run {i} exit status {rc}")
             return 1

@@ -21,6 +21,9 @@ struct cpu_totals {
     uint64_t wall_ns;           /* CLOCK_MONOTONIC */
     uint64_t cpu_ns;            /* CLOCK_PROCESS_CPUTIME_ID */
     uint64_t sys_busy, sys_all; /* /proc/stat ticks of the process's CPU */
+    /* the pinned CPU's counts (cpu_wide.c) when cpu_acct_read starts and
+     * ends: a window runs from a's end to b's start, its reads left out */
+    uint64_t wide_instret[2], wide_cycles[2];
 };
 
 /* Counter units per instruction, as log2 (a real counter: 0), and
@@ -60,7 +63,9 @@ void cpu_acct_read(struct cpu_totals *out);
 uint64_t cpu_busy_ppm(const struct cpu_totals *a, const struct cpu_totals *b, uint64_t cycles);
 /* Any task (S41, S42): ` system_cpu_pct= system_busy_ticks= system_ticks=`
  * of the window (/proc/stat of the process's CPU, `na` when no tick
- * passed), at the end of the caller's line. */
-void cpu_print_window(const struct cpu_totals *a, const struct cpu_totals *b);
+ * passed), at the end of the caller's line; for a window of bytes > 0
+ * payload bytes (S41's rounds) the pinned CPU's counts too (`cpuwide_*`,
+ * cpu_wide.c). */
+void cpu_print_window(const struct cpu_totals *a, const struct cpu_totals *b, uint64_t bytes);
 
 #endif

@@ -62,6 +62,10 @@ COUNTER_FIELDS = {
                      "median_instructions_per_byte_excl_model"),
     "cycles": ("cycles_delta", "cycles_per_byte", "idle_cycles", "wire_model_cycles",
                "median_cycles_per_byte"),
+    # the pinned CPU's counters (counter_cpuwide_<name>=): a Linux run's
+    "cpuwide_instructions": ("cpuwide_instret_delta", "cpuwide_instructions_per_byte",
+                             "cpuwide_process_pct"),
+    "cpuwide_cycles": ("cpuwide_cycles_delta", "cpuwide_cycles_per_byte"),
 }
 NOT_AVAILABLE = "not-available"
 

@@ -174,6 +174,7 @@ def arithmetic(ctx):
     _s31(ctx)
     check_rx.arithmetic(ctx)
     _s41_counts(ctx)
+    _s41_cpuwide(ctx)
     _s43(ctx)
     if log.flavor == "starryos":
         _starry_line_rate(ctx)
@@ -212,6 +213,40 @@ def _s41_counts(ctx):
             ctx.fail("S41", "%s.%s" % (ident(rec, "size", "round"), rec.name("instret_delta")),
                      "printed %d, rdinstret_delta // instret_scale - idle_instret - rx_instret "
                      "= %d (or one less)" % (got, want))
+
+
+def _counter_line(log, name):
+    """The S00 record counter_<name>= (its scope=, cpu=), or None."""
+    recs = [r for r in log.sections["S00"].records if r.kind == "counter_" + name] \
+        if "S00" in log.sections else []
+    return recs[0] if recs else None
+
+
+def _s41_cpuwide(ctx):
+    """S41's CPU-wide figures (a Linux run's cpuwide_*): per byte as the
+    delta over completed; and where the process's instruction counter and
+    the CPU's count the same modes (one scope) and the CPU counted is the
+    one the process is pinned to, every instruction of the process is one
+    of the CPU's, and the windows nest (the CPU's is read outside the
+    process's): cpuwide_instret_delta >= instret_delta."""
+    log = ctx.log
+    mine, wide = _counter_line(log, "instructions"), _counter_line(log, "cpuwide_instructions")
+    nested = mine is not None and wide is not None and mine.get("scope") is not None and \
+        mine.get("scope") == wide.get("scope") and wide.get("cpu") is not None and \
+        wide.get("cpu") == log.manifest.get("cpu_pinned")
+    for rec in log.records("S41", kind="diag", tag="s41-valid"):
+        delta, ipb = rec.num("cpuwide_instret_delta"), rec.num("cpuwide_instructions_per_byte")
+        done = rec.num("completed")
+        key = ident(rec, "size", "round")
+        if done and delta is not None and ipb is not None and \
+                not (ipb <= delta / done < ipb + 0.01 + 1e-9):
+            ctx.fail("S41", key + ".cpuwide_instructions_per_byte", "printed %s, "
+                     "cpuwide_instret_delta / completed = %.3f" % (ipb, delta / done))
+        own = rec.num("instret_delta")
+        if nested and delta is not None and own is not None and delta < own:
+            ctx.fail("S41", key + ".cpuwide_instret_delta", "%d, less than the process's "
+                     "instret_delta %d on the CPU it is pinned to (cpu=%s, scope=%s)" % (
+                         delta, own, wide.get("cpu"), wide.get("scope")))
 
 
 def _s13(ctx):

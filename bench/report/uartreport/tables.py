@@ -9,6 +9,7 @@ table of RX on the modelled line in tables_rx.py).
 from dataclasses import dataclass, field
 
 from .model import num
+from . import stats
 from .analysis import DISAGREE, NOT_RECOMPUTABLE, P99_IS_MAX
 from .markdown import render  # noqa: F401 (tables.render, as before)
 
@@ -236,6 +237,13 @@ def s41_rows(ans):
                 cells.append(Cell(fmt(value) + src if value is not None else "", value))
             if any(c.value is not None for c in cells):
                 rows.append(Row("S41 %s B median %s" % (size, title), cells))
+    for size in sizes:     # a Linux run's pinned CPU, its idle task in it
+        got = [stats.median(e["rounds"]["cpuwide_instructions_per_byte"])
+               if e and e["rounds"].get("cpuwide_instructions_per_byte") else None
+               for e in (an.s41.get(size) for an in ans)]
+        if any(v is not None for v in got):
+            rows.append(Row("S41 %s B median CPU-wide instructions/byte (idle included)" % size,
+                            [Cell(fmt(v) if v is not None else "", v) for v in got]))
     rounds = [Cell(", ".join("%s: %d" % (s, len(e["rounds"].get("instructions_per_byte", [])))
                              for s, e in an.s41.items())) for an in ans]
     if any(c.text for c in rounds):

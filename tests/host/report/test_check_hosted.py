@@ -61,6 +61,26 @@ def with_counters(data):
     return data
 
 
+def with_cpuwide(data, scope=b"user+kernel", cpu=b"1"):
+    """data (with_counters) as if the pinned CPU's counters counted too:
+    the manifest's counter_cpuwide_* lines, and each S41 round 150
+    instructions and 400 cycles per byte CPU-wide (the process's 100)."""
+    data = sub(data, rb"(  counter_cycles=[^\n]*\n)", rb"\1  counter_priority=process\n"
+               rb"  counter_cpuwide_instructions=perf-hw-instructions scope=" + scope + rb" cpu=" +
+               cpu + rb" source=read-syscall csr=none read_cost=900 null_delta=3\n"
+               rb"  counter_cpuwide_cycles=perf-hw-cpu-cycles scope=" + scope + rb" cpu=" + cpu +
+               rb" source=read-syscall csr=none read_cost=900 null_delta=3\n")
+
+    def round_line(m):
+        """One s41-valid line with the CPU-wide figures at its end."""
+        done = int(re.search(rb" completed=(\d+)", m.group(0)).group(1))
+        return m.group(0) + (" cpuwide_instret_delta=%d cpuwide_instructions_per_byte=150.00 "
+                             "cpuwide_cycles_delta=%d cpuwide_cycles_per_byte=400.00 "
+                             "cpuwide_idle=included cpuwide_process_pct=66.666"
+                             % (150 * done, 400 * done)).encode()
+    return re.sub(rb"^  diag=s41-valid [^\n]*", round_line, data, flags=re.M)
+
+
 class Hosted(LogCase):
     """The real Linux log and its doctored copies."""
 
@@ -144,6 +164,40 @@ class Hosted(LogCase):
         kernel = sub(data, rb"cpu_util=process-cputime/wall", b"cpu_util=non-idle-cycles/window")
         self.found(check(kernel), "S41", "s41-valid(size=64,round=1).cpu_util_pct",
                    "idle_cycles")
+
+    def test_cpuwide(self):
+        """The pinned CPU's figures: clean as printed; not-available only
+        where the manifest says refused; per byte as the delta over the
+        bytes; at least the process's where both count one scope on the CPU
+        the process is pinned to, and only there."""
+        data = with_cpuwide(with_counters(self.log))
+        self.assertEqual([(f.section, f.key, f.what) for f in check(data).findings], [])
+        less = setv(data, S41_VALID, "cpuwide_instret_delta", lambda v: int(v) // 2)
+        less = setv(less, S41_VALID, "cpuwide_instructions_per_byte", "75.00")
+        self.found(check(less), "S41", "s41-valid(size=64,round=1).cpuwide_instret_delta",
+                   "less than the process's")
+        for other in (with_cpuwide(with_counters(self.log), scope=b"all"),
+                      with_cpuwide(with_counters(self.log), cpu=b"0")):
+            other = setv(other, S41_VALID, "cpuwide_instret_delta", lambda v: int(v) // 2)
+            other = setv(other, S41_VALID, "cpuwide_instructions_per_byte", "75.00")
+            self.clean(check(other), "S41", "cpuwide_instret_delta")
+        bad = setv(data, S41_VALID, "cpuwide_instructions_per_byte", "151.00")
+        self.found(check(bad), "S41", "s41-valid(size=64,round=1).cpuwide_instructions_per_byte",
+                   "cpuwide_instret_delta / completed")
+        na = setv(data, S41_VALID, "cpuwide_cycles_per_byte", "not-available")
+        self.found(check(na), "S41", "s41-valid(size=64,round=1).cpuwide_cycles_per_byte",
+                   "counter_cpuwide_cycles=perf-hw-cpu-cycles")
+        refused = sub(data, rb"counter_cpuwide_cycles=[^\n]*", b"counter_cpuwide_cycles="
+                      b"not-available reason=EBUSY")
+        self.found(check(refused), "S41", "s41-valid(size=64,round=1).cpuwide_cycles_delta",
+                   "was refused")
+        refused = setv(refused, S41_VALID, "cpuwide_cycles_delta", "not-available", 0)
+        refused = setv(refused, S41_VALID, "cpuwide_cycles_per_byte", "not-available", 0)
+        self.clean(check(refused), "S41", "cpuwide")
+        from uartreport import parse, recompute, tables
+        rows = tables.s41_rows([recompute.analyze(parse.parse_bytes(data, HOSTED))])
+        self.assertIn("S41 64 B median CPU-wide instructions/byte (idle included)",
+                      [r.label for r in rows])
 
     @staticmethod
     def above_one(data):

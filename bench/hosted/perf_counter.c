@@ -1,0 +1,104 @@
+/* perf_event_open counters for the shim (perf_counter.h): one opening
+ * rule for the process's counters and the CPU-wide ones, and the read
+ * syscall's own work taken out of every value. */
+#include <errno.h>
+#include <stdbool.h>
+#include <linux/perf_event.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "perf_counter.h"
+
+#define READ_COST_TRIES 8
+
+static _Atomic uint64_t reads;      /* counted reads so far, by any thread, of any counter */
+
+/* counter_open: one perf_event_open try with the given exclusions; the
+ * fd or -1 with errno set. */
+static long open_try(uint64_t config, int cpu, bool exclude_kernel, bool exclude_hv)
+{
+    struct perf_event_attr a;
+
+    memset(&a, 0, sizeof a);
+    a.size = sizeof a;
+    a.type = PERF_TYPE_HARDWARE;
+    a.config = config;
+    a.exclude_hv = exclude_hv;
+    a.exclude_kernel = exclude_kernel;
+    if (cpu == COUNTER_PROCESS) {
+        a.inherit = 1;
+        return syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    }
+    a.pinned = 1;
+    return syscall(SYS_perf_event_open, &a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+/* hosted_cpu_init, hosted_cpu_wide_init: the kernel side too if Linux
+ * allows it (else user space only); a PMU that cannot exclude a mode
+ * (PERF_PMU_CAP_NO_EXCLUDE: RISC-V's SBI PMU without the Sscofpmf
+ * extension, QEMU 7.2's) refuses any exclude_* bit with EINVAL and is
+ * opened without them: it counts every mode, the SBI firmware's too. */
+void counter_open(struct counter *c, uint64_t config, int cpu)
+{
+    static const struct { bool kernel, hv; const char *scope; } tries[] = {
+        { false, true, "user+kernel" }, { true, true, "user" }, { false, false, "all" },
+    };
+    int err = 0;
+
+    for (size_t t = 0; t < sizeof tries / sizeof tries[0]; t++) {
+        long fd = open_try(config, cpu, tries[t].kernel, tries[t].hv);
+        if (fd >= 0) {
+            *c = (struct counter){ (int)fd, 0, tries[t].scope, 0, 0 };
+            return;
+        }
+        err = errno;
+        if (t == 0 && errno != EACCES && errno != EPERM && errno != EINVAL)
+            break;              /* no such counter, whatever the modes */
+        if (t == 0 && errno == EINVAL)
+            t++;                /* no exclusion at all: the last try */
+    }
+    const char *name = strerrorname_np(err);
+    *c = (struct counter){ -1, name ? name : "unknown-errno", "none", 0, 0 };
+}
+
+/* Any thread. */
+uint64_t counter_read(const struct counter *c)
+{
+    uint64_t v = 0;
+    if (c->fd >= 0 && read(c->fd, &v, sizeof v) != (ssize_t)sizeof v)
+        v = 0;
+    return v;
+}
+
+/* Any thread. */
+uint64_t counter_value(const struct counter *c)
+{
+    if (c->fd < 0)
+        return 0;               /* no read syscall: nothing to count */
+    uint64_t n = reads++;
+    return counter_read(c) - n * c->read_cost;
+}
+
+/* Any thread (cpu_wide.c's CSR reads). */
+uint64_t counter_correct(const struct counter *c, uint64_t raw)
+{
+    return raw - reads * c->read_cost;
+}
+
+/* hosted_cpu_init, hosted_cpu_wide_init: the read syscall's own work, a
+ * kernel's rdinstret has none. */
+void counter_calibrate(struct counter *c)
+{
+    uint64_t least = UINT64_MAX;
+
+    if (c->fd < 0)
+        return;
+    for (int t = 0; t < READ_COST_TRIES; t++) {
+        uint64_t a = counter_read(c), b = counter_read(c);
+        if (b - a < least)
+            least = b - a;
+    }
+    c->read_cost = least;
+    uint64_t a = counter_value(c);
+    c->null_delta = counter_value(c) - a;       /* what the manifest shows is left */
+}

@@ -1,0 +1,42 @@
+/* The shim's perf event counters (cpu.c: the process's; cpu_wide.c: the
+ * pinned CPU's): one hardware event opened with the widest privilege
+ * scope Linux grants, read through the read syscall, each value less the
+ * work of every read syscall taken before it (measured at start, so a
+ * delta between two values holds none of the reads' own work). */
+#ifndef HOSTED_PERF_COUNTER_H
+#define HOSTED_PERF_COUNTER_H
+
+#include <stdint.h>
+
+struct counter {
+    int fd;
+    const char *missing;        /* errno name, NULL when it counts */
+    const char *scope;          /* "user+kernel", "user", "all" */
+    uint64_t read_cost;         /* counts one read of a counter adds (a read syscall) */
+    uint64_t null_delta;        /* a delta of two reads back to back, corrected */
+};
+
+#define COUNTER_NOT_OPENED { -1, "not-opened", "none", 0, 0 }
+#define COUNTER_PROCESS    (-1) /* counter_open's cpu: the process, every thread */
+
+/* hosted_cpu_init, hosted_cpu_wide_init (before any thread): open
+ * hardware event config (PERF_COUNT_HW_*) into c, of the process (cpu
+ * COUNTER_PROCESS: pid 0, inherited by every thread started later) or
+ * of CPU cpu (pid -1, pinned: it holds its counter whatever runs); else
+ * c->missing names the errno. */
+void counter_open(struct counter *c, uint64_t config, int cpu);
+/* hosted_cpu_init, hosted_cpu_wide_init: measure c's read_cost (the
+ * least delta of back-to-back reads) and null_delta (what is left of it
+ * in two corrected values back to back). */
+void counter_calibrate(struct counter *c);
+/* Any thread: c's raw value through the read syscall (0 when it does not
+ * count); the read is not counted (calibration, unit measurement). */
+uint64_t counter_read(const struct counter *c);
+/* Any thread: c's value less the cost of every counted read before this
+ * one (of any counter: each read syscall adds work to every counter). */
+uint64_t counter_value(const struct counter *c);
+/* Any thread: raw, a value of c read otherwise (a counter CSR), less the
+ * cost of every counted read before it. */
+uint64_t counter_correct(const struct counter *c, uint64_t raw);
+
+#endif
