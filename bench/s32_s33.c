@@ -50,12 +50,14 @@ static uint8_t rx_store[S32_BYTES];   /* what was read: its CRC after the window
  * cost out of the window (begin: accounts first; end: counters first). */
 static void snap(struct cpu_snap *s, bool begin)
 {
+    unsigned long f = irq_save();   /* no ISR (and no task it wakes) between the reads */
     if (begin)
         cpu_acct_read(&s->acct);
     s->cycles = rdcycle();
     s->instret = rdinstret();
     if (!begin)
         cpu_acct_read(&s->acct);
+    irq_restore(f);
 }
 
 /* Section task: the driver's RX drops and interrupts (0 without counters). */

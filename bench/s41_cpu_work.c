@@ -45,26 +45,33 @@ struct s41_round {
     int reset_rc, drain_rc;
 };
 
-/* s41_cpu_work, before and after a round: everything the round needs. */
+/* s41_cpu_work, before and after a round: everything the round needs,
+ * with interrupts masked (an ISR between the accounts and the counters
+ * would charge an account outside the counters' window). */
 static void snap_begin(struct s41_snap *s)
 {
+    unsigned long f = irq_save();
     s->phases = uart_be_phases(s->phase, S41_PHASES_MAX);
     cpu_acct_read(&s->acct);
     wire_model_stats(&s->wire);
     s->ns = clock_now_ns();
     s->cycles = rdcycle();
     s->instret = rdinstret();
+    irq_restore(f);
 }
 
-/* s41_cpu_work, the end snapshot: the counters first, in reverse order. */
+/* s41_cpu_work, the end snapshot: the counters first, in reverse order,
+ * interrupts masked. */
 static void snap_end(struct s41_snap *s)
 {
+    unsigned long f = irq_save();
     s->instret = rdinstret();
     s->cycles = rdcycle();
     s->ns = clock_now_ns();
     cpu_acct_read(&s->acct);
     wire_model_stats(&s->wire);
     s->phases = uart_be_phases(s->phase, S41_PHASES_MAX);
+    irq_restore(f);
 }
 
 /* Printing helpers (section task): a / b with two decimals, "x.yy". */

@@ -92,8 +92,10 @@ static const char *div4(char *buf, size_t n, uint64_t a, uint64_t b)
 static void run_round(struct s42_round *r, uint64_t window, const uint8_t *p, uint32_t *crc)
 {
     *r = (struct s42_round){ 0 };
+    unsigned long f = irq_save();   /* the accounts and the counters in one window */
     cpu_acct_read(&r->a);
     uint64_t c0 = rdcycle(), t0 = clock_now_ns();
+    irq_restore(f);
     start_compute(t0 + window);
     for (unsigned i = 0; i < bench.iters && !bench_write_full(p, S42_PAYLOAD, &r->tx); i++)
         r->completed += S42_PAYLOAD;
@@ -101,8 +103,10 @@ static void run_round(struct s42_round *r, uint64_t window, const uint8_t *p, ui
     bench_drain(&r->drain);
     uint64_t t2 = clock_now_ns();
     wait_compute();
+    f = irq_save();
     uint64_t t3 = clock_now_ns(), c1 = rdcycle();
     cpu_acct_read(&r->b);
+    irq_restore(f);
     r->write_ns = t1 - t0;
     r->drain_ns = t2 - t1;
     r->total_ns = t3 - t0;
