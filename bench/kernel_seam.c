@@ -7,6 +7,7 @@
 #include <string.h>
 #include "bench.h"
 #include "board_info.h"
+#include "clock.h"
 #include "cpu_acct.h"
 #include "csr.h"
 #include "kernel.h"
@@ -50,6 +51,10 @@ static void print_wire(const struct uart_cfg *u)
         printf("burst:%lu:%lluns\n", (unsigned long)pp->burst, (unsigned long long)pp->period_ns);
     else
         printf("%s\n", pp->mode == PEER_OFF ? "off" : "stream");
+    if (clock_sim_free())
+        printf("  wire_clock=free\n");
+    else
+        printf("  wire_clock=raw reason=%s\n", oppoint_clock_free() ? "no-icount" : "bootarg");
 }
 
 /* s00_manifest (section task). */

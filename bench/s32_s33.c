@@ -150,7 +150,7 @@ static enum bench_status rx_report(const char *tag, struct rx_run *r)
     bool accounted = r->got + r->w.lost + dropped == r->w.sent;
     bool crc_ok = dropped || crc == r->w.crc;
     bool ovr_ok = ovr == r->w.overruns;
-    char a[24], b[24], c[24], d[24], e[24], f[24];
+    char a[24], b[24], c[24], d[24], e[24], f[24], g[24];
 
     char dr[24], ir[24];
     snprintf(dr, sizeof dr, "%llu", U(dropped));
@@ -163,13 +163,14 @@ static enum bench_status rx_report(const char *tag, struct rx_run *r)
            accounted, r->err);
     printf("  diag=%s-cpu window_ns=%llu rx_line_rate_pct=%s instructions=%llu "
            "instructions_per_byte=%s cpu_pct=%s rx_irqs=%s rx_irqs_per_byte=%s "
-           "loss_pct=%s model_instructions=%llu model_cpu_pct=%s\n", tag, U(r->t_end - r->t0),
+           "loss_pct=%s model_instructions=%llu model_cpu_pct=%s guest_cpu_pct=%s\n", tag,
+           U(r->t_end - r->t0),
            ratio3(a, sizeof a, r->got * bench.char_ns * 100, r->t_end - r->t0), U(insns),
            ratio3(b, sizeof b, insns, r->got), ratio3(c, sizeof c, busy * 100, cyc),
            r->counters ? ir : "na", r->counters ? ratio3(d, sizeof d, irqs, r->got) : "na",
            ratio3(e, sizeof e, r->w.lost * 100, r->w.sent),
            U(cpu_insns(r->b.acct.sim.instret - r->a.acct.sim.instret)),
-           ratio3(f, sizeof f, simc * 100, cyc));
+           ratio3(f, sizeof f, simc * 100, cyc), ratio3(g, sizeof g, busy * 100, cyc - simc));
     if (r->err)
         return bench_fail("read-errno-%d", r->err);
     if (!accounted)

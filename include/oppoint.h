@@ -4,6 +4,7 @@
 #ifndef OPPOINT_H
 #define OPPOINT_H
 
+#include <stdbool.h>
 #include "line_point.h"
 #include "uart_cfg.h"
 
@@ -15,6 +16,8 @@
 const char *oppoint_apply(struct uart_cfg *c);
 /* Any task: "build" or "bootarg". */
 const char *oppoint_source(void);
+/* Boot (after oppoint_apply): wire_clock=free (the default) or raw. */
+bool oppoint_clock_free(void);
 /* Boot (after oppoint_apply) or any task: the far end's traffic. */
 const struct peer_point *oppoint_peer(void);
 

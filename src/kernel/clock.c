@@ -1,8 +1,12 @@
 /* Board timebase: the ratio is a compile-time constant, so the divisions
- * by 1 (QEMU, 10 MHz) or 3 (D1, 24 MHz) become multiplications. */
+ * by 1 (QEMU, 10 MHz) or 3 (D1, 24 MHz) become multiplications. With the
+ * wire model under -icount, the guest's clock leaves out the model's
+ * simulation (clock_free.h). */
 #include "board.h"
 #include "clock.h"
 #include "clock_conv.h"
+#include "clock_free.h"
+#include "cpu_acct.h"
 #include "csr.h"
 
 /* Any context. */
@@ -17,8 +21,65 @@ uint64_t clock_ns_to_ticks(uint64_t ns)
     return conv_ns_to_ticks(ns, BOARD_TICK_NS_NUM, BOARD_TICK_NS_DEN);
 }
 
+#if WIRE_BAUD
+static bool sim_free;       /* clock_sim_free_init: the model's time taken out */
+static uint64_t last_free;  /* the last value clock_now_ns returned */
+
+/* Any context, interrupts masked: the simulation's time so far, in ns
+ * (the sim account counts virtual ns under -icount), the call running
+ * now included (the sim account owns the CPU since cpu_acct_now's
+ * snapshot). */
+static uint64_t sim_ns(void)
+{
+    uint64_t run = cpu_acct_now.owner == &cpu_acct_sim ? rdinstret() - cpu_acct_now.instret : 0;
+    return cpu_acct_sim.instret + run;
+}
+
+#endif
+
+/* Boot, interrupts masked, after cpu_acct_init. */
+void clock_sim_free_init(bool on)
+{
+#if WIRE_BAUD
+    sim_free = on;
+    last_free = 0;
+#else
+    (void)on;
+#endif
+}
+
+/* Any context. */
+bool clock_sim_free(void)
+{
+#if WIRE_BAUD
+    return sim_free;
+#else
+    return false;
+#endif
+}
+
 /* Any context. */
 uint64_t clock_now_ns(void)
 {
-    return clock_ticks_to_ns(rdtime());
+    uint64_t raw = clock_ticks_to_ns(rdtime());
+#if WIRE_BAUD
+    if (sim_free) {
+        unsigned long f = irq_save();
+        raw = clock_free_value(raw, sim_ns(), &last_free);
+        irq_restore(f);
+    }
+#endif
+    return raw;
+}
+
+/* Timer queue, interrupts masked: the timebase tick at which clock_now_ns
+ * reaches ns, if the simulation runs no more before it (if it does, the
+ * timer fires early, finds nothing due and is set again). */
+uint64_t clock_deadline_ticks(uint64_t ns)
+{
+#if WIRE_BAUD
+    if (sim_free)
+        ns += sim_ns();
+#endif
+    return clock_ns_to_ticks(ns);
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include "bench.h"
 #include "board_info.h"
+#include "clock.h"
 #include "cpu_acct.h"
 #include "harts.h"
 #include "oppoint.h"
@@ -34,6 +35,9 @@ void kmain(unsigned long hartid, const void *fdt)
     uart_be_hw_init(&uart);
     sched_init(__stack_bottom);
     cpu_acct_init();
+    /* the model's time out of the clock: under -icount only, where the
+     * sim account counts virtual ns */
+    clock_sim_free_init(WIRE_BAUD && board.qemu && cpu_instret_exact && oppoint_clock_free());
     timer_init();
     plic_init();
     wire_model_init(&uart, oppoint_peer());

@@ -11,6 +11,7 @@
  * wire=. */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include "kernel.h"
 #include "line_point.h"
 #include "oppoint.h"
@@ -18,6 +19,7 @@
 static char why[256];
 static const char *source = "build";
 static struct peer_point peer = { PEER_STREAM, 0, 0 };
+static bool clock_free = true;         /* wire_clock=free (default) or raw */
 
 /* oppoint_apply: the boot argument peer=, checked against baud; NULL,
  * or why it is refused. */
@@ -38,6 +40,25 @@ static const char *peer_apply(uint32_t baud)
                  (unsigned long)baud, PEER_FORMS);
     else
         return NULL;
+    return why;
+}
+
+/* oppoint_apply: the boot argument wire_clock=; NULL, or why it is
+ * refused. */
+static const char *clock_apply(void)
+{
+    char arg[16];
+
+    if (!bootarg("wire_clock", arg, sizeof arg))
+        return NULL;
+    if (!WIRE_BAUD)
+        snprintf(why, sizeof why, "bad boot argument wire_clock=%s: this image has no wire "
+                 "model (WIRE_BAUD=0; build with WIRE_BAUD=115200)", arg);
+    else if (strcmp(arg, "free") == 0 || strcmp(arg, "raw") == 0)
+        return clock_free = arg[0] == 'f', NULL;
+    else
+        snprintf(why, sizeof why, "bad boot argument wire_clock=%s; valid values: free (the "
+                 "model's simulation takes no time on the guest's clock, the default), raw", arg);
     return why;
 }
 
@@ -68,7 +89,15 @@ const char *oppoint_apply(struct uart_cfg *c)
         c->fifo_depth = pt.fifo;
         c->rx_trigger = pt.rx_trigger;
     }
-    return peer_apply(pt.baud);
+    const char *bad = peer_apply(pt.baud);
+    return bad ? bad : clock_apply();
+}
+
+/* Boot, after cpu_acct_init: whether wire_clock= asks for the model's
+ * time to be taken out of the clock (the default). */
+bool oppoint_clock_free(void)
+{
+    return clock_free;
 }
 
 /* Any task (and boot, after oppoint_apply): the far end's traffic. */

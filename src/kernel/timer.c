@@ -17,7 +17,7 @@ static void reprogram(void)
     if (next == programmed)
         return;
     programmed = next;
-    timer_hw_set(next == UINT64_MAX ? UINT64_MAX : clock_ns_to_ticks(next));
+    timer_hw_set(next == UINT64_MAX ? UINT64_MAX : clock_deadline_ticks(next));
 }
 
 /* Boot, interrupts masked. */

@@ -1,7 +1,10 @@
 /* Tick <-> ns conversion: exact against 128-bit reference arithmetic for
- * both board timebases, monotonic, and free of overflow for years. */
+ * both board timebases, monotonic, and free of overflow for years. The
+ * clock without the wire model's simulation: the timebase less the
+ * simulation, never back. */
 #include "check.h"
 #include "clock_conv.h"
+#include "clock_free.h"
 
 struct ratio { uint32_t num, den; uint64_t hz; };
 
@@ -51,6 +54,19 @@ int main(void)
         uint64_t far_ns = 100 * year_s * 1000000000ULL + 12345;
         CHECK_EQ(conv_ns_to_ticks(far_ns, q->num, q->den), ref_ns_to_ticks(far_ns, q->hz));
     }
+    /* Without the simulation: raw - sim, frozen while the simulation
+     * runs (raw and sim grow together), never back when the timebase's
+     * step lags the simulation's ns. */
+    uint64_t last = 0;
+    CHECK_EQ(clock_free_value(1000, 0, &last), 1000);
+    CHECK_EQ(clock_free_value(1500, 300, &last), 1200);
+    CHECK_EQ(clock_free_value(1600, 400, &last), 1200);     /* the model ran: frozen */
+    CHECK_EQ(clock_free_value(1600, 450, &last), 1200);     /* tick not yet: not back */
+    CHECK_EQ(last, 1200);
+    CHECK_EQ(clock_free_value(1700, 450, &last), 1250);
+    CHECK_EQ(clock_free_value(100, 450, &last), 1250);      /* never below what was read */
+    last = 0;
+    CHECK_EQ(clock_free_value(100, 450, &last), 0);         /* no underflow */
     /* The D1 ratio is not a whole number of ns: 3 ticks = 125 ns. */
     CHECK_EQ(conv_ticks_to_ns(1, 125, 3), 41);
     CHECK_EQ(conv_ticks_to_ns(3, 125, 3), 125);

@@ -209,6 +209,23 @@ def arithmetic(ctx):
             if rec.get(key) != "%d.%03d" % divmod(want, 1000):
                 ctx.fail(sid, "%s.%s" % (rec.tag, key), "printed %s, %s = %d.%03d (thousandths, "
                          "truncated)" % ((rec.get(key), how) + divmod(want, 1000)))
+        guest_share(ctx, sid, cpu)
+
+
+def guest_share(ctx, sid, cpu):
+    """guest_cpu_pct (the window less the model's cycles) against cpu_pct x
+    100 / (100 - model_cpu_pct), within what the three truncations allow."""
+    if cpu is None or None in (cpu.num("guest_cpu_pct"), cpu.num("cpu_pct"),
+                               cpu.num("model_cpu_pct")):
+        return
+    guest, busy, model = (cpu.num(k) for k in ("guest_cpu_pct", "cpu_pct", "model_cpu_pct"))
+    if model >= 100.0:
+        return
+    want = busy * 100.0 / (100.0 - model)
+    slack = 0.002 * 100.0 / (100.0 - model) + want * 0.001 / (100.0 - model) + 0.001
+    if abs(guest - want) > slack:
+        ctx.fail(sid, cpu.tag + ".guest_cpu_pct", "printed %.3f, cpu_pct x 100 / (100 - "
+                 "model_cpu_pct) = %.3f" % (guest, want))
 
 
 def bounds(ctx, skip, above, physical):
@@ -227,6 +244,9 @@ def bounds(ctx, skip, above, physical):
             total = "%.3f" % (cpu.num("cpu_pct") + cpu.num("model_cpu_pct"))
             above(ctx, sid, cpu.tag + ".cpu_pct", total, 100.0, "% = cpu_pct + model_cpu_pct: "
                   "more than the window's cycles")
+        if cpu is not None and cpu.get("guest_cpu_pct") is not None:
+            above(ctx, sid, cpu.tag + ".guest_cpu_pct", cpu.get("guest_cpu_pct"), 100.0,
+                  "% is more than the guest's time")
 
 
 def manifest(ctx):

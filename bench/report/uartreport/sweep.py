@@ -36,7 +36,7 @@ class Point:
     fifo: int = 0
     cpu_hz: int = 0
     shift: str = ""
-    setting: tuple = ()  # (board, bench scale, peer, rx trigger): rows never mix them
+    setting: tuple = ()  # (board, bench scale, peer, rx trigger, wire clock): never mixed
     tx: float | None = None
     tx_from: str = ""
     rx_lost: int | None = None
@@ -123,9 +123,17 @@ def rx_figure(log):
     return lost, sent
 
 
+def clock_free(log):
+    """True when the log's clock left the model's simulation out (manifest
+    wire_clock=free): CPU shares are then of the guest's time, the window
+    less the model's cycles (cpu_figure, judge)."""
+    return log.manifest.get("wire_clock", "raw") == "free"
+
+
 def s41_driver_cpu(log):
     """The driver's CPU % in S41 at its largest size: the median over valid rounds
-    of (cycles_delta - idle_cycles - wire_model_cycles) x 100 / cycles_delta (cpu_figure())."""
+    of (cycles_delta - idle_cycles - wire_model_cycles) x 100 / cycles_delta, the
+    model's cycles out of the divisor too with wire_clock=free (cpu_figure())."""
     rounds = [r for r in log.records("S41", kind="diag", tag="s41-valid")
               if r.num("size") is not None and r.num("cycles_delta")
               and r.num("idle_cycles") is not None and r.num("wire_model_cycles") is not None
@@ -134,19 +142,28 @@ def s41_driver_cpu(log):
     if not rounds:
         return None
     size = max(r.num("size") for r in rounds)
-    return median([(r.num("cycles_delta") - r.num("idle_cycles") - r.num("wire_model_cycles"))
-                   * 100.0 / r.num("cycles_delta") for r in rounds if r.num("size") == size])
+    free = clock_free(log)
+    shares = []
+    for r in rounds:
+        if r.num("size") != size:
+            continue
+        window = r.num("cycles_delta") - (r.num("wire_model_cycles") if free else 0)
+        busy = r.num("cycles_delta") - r.num("idle_cycles") - r.num("wire_model_cycles")
+        shares.append(busy * 100.0 / window if window > 0 else 0.0)
+    return median(shares)
 
 
 def cpu_figure(log):
-    """(CPU %, source): the largest of S32's and S33's cpu_pct and S41's driver
-    share, all without the model's cycles; (None, "") unless all three are there (load())."""
+    """(CPU %, source): the largest of S32's and S33's cpu_pct (guest_cpu_pct with
+    wire_clock=free) and S41's driver share, all without the model's cycles;
+    (None, "") unless all three are there (load())."""
     parts = []
+    key = "guest_cpu_pct" if clock_free(log) else "cpu_pct"
     for sid in ("S32", "S33"):
         rec = _rec(log, sid, "%s-cpu" % sid.lower())
-        if rec is None or rec.num("cpu_pct") is None:
+        if rec is None or rec.num(key) is None:
             return None, ""
-        parts.append((rec.num("cpu_pct"), sid))
+        parts.append((rec.num(key), sid))
     s41 = s41_driver_cpu(log)
     if s41 is None:
         return None, ""
@@ -221,7 +238,8 @@ def judge(point, log):
         point.broken.append(("CPU", "CPU %.3f %% > %g %% (%s)" % (point.cpu, CPU_MAX_PCT,
                                                                  point.cpu_from)))
     point.model, point.model_from = model_figure(log)
-    if point.broken and point.model is not None and point.model >= MODEL_BOUND_PCT:
+    if point.broken and point.model is not None and point.model >= MODEL_BOUND_PCT \
+            and not clock_free(log):
         point.broken.append(("model-bound", "model-bound: the wire model took %.3f %% of the "
                              "CPU (%s), at least %g %%" % (point.model, point.model_from,
                                                           MODEL_BOUND_PCT)))
@@ -242,7 +260,8 @@ def load(paths):
                       backend=man.get("backend", "?"), baud=int(baud), fifo=int(fifo),
                       cpu_hz=series.uint(man["cpu_hz"]), shift=man.get("icount_shift", "?"),
                       setting=(man.get("board"), man.get("bench_scale", "unknown"),
-                               man.get("peer", "unknown"), man.get("wire_rx_trigger", "?")))
+                               man.get("peer", "unknown"), man.get("wire_rx_trigger", "?"),
+                               man.get("wire_clock", "raw")))
         judge(point, log)
         points.append(point)
     return points, refused
@@ -260,8 +279,9 @@ def baud_text(baud):
 
 def setting_text(setting):
     """`qemu-virt, quick scale, peer stream, rx trigger 1` (sweep_md, sweep_plots)."""
-    board, scale, peer, trig = setting
-    return "%s, %s scale, peer %s, rx trigger %s" % (board, scale, peer, trig)
+    board, scale, peer, trig, clock = setting
+    return "%s, %s scale, peer %s, rx trigger %s, wire clock %s" % (board, scale, peer, trig,
+                                                                   clock)
 
 
 @dataclass

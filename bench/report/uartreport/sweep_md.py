@@ -98,7 +98,7 @@ def _notes(points, refused, cells):
             out.append("Several logs of one point (it passes only if all do): %s."
                        % ", ".join(sorted(names)))
     if len({p.setting for p in points}) > 1:
-        out.append("The folder mixes settings (board, bench scale, peer, RX trigger): each "
+        out.append("The folder mixes settings (board, bench scale, peer, RX trigger, wire clock): each "
                    "has its own frontier table and ladder; figures compare only within one.")
     return out
 
