@@ -40,8 +40,12 @@ def point(log):
         if man.get("board") == "d1":
             shift = "none (hardware)"
     off = "none" if man.get("wire_model") == "off" else "unknown"
+    wire = man.get("wire_model") or "unknown"
+    if wire not in ("off", "unknown") and man.get("wire_clock"):
+        # logs that print it: the model's time on the guest's clock or not
+        wire += " (%s clock)" % man["wire_clock"].split()[0]
     return {"CPU clock": hz_text(man.get("cpu_hz")), "icount shift": shift,
-            "wire model": man.get("wire_model") or "unknown",
+            "wire model": wire,
             "bench scale": man.get("bench_scale") or "unknown",
             "rx trigger": man.get("wire_rx_trigger") or off, "peer": man.get("peer") or off}
 

@@ -209,6 +209,20 @@ class Figures(LogCase):
         data = setv(self.log, CPU33, "cpu_pct", "%.3f" % (100.002 - model))
         self.found(check(data), "S33", "s33-cpu.cpu_pct", "more than the window's cycles")
 
+    def test_guest_share(self):
+        """guest_cpu_pct: consistent with cpu_pct and model_cpu_pct passes; off
+        by more than the truncations allow, or above 100 %, is a finding."""
+        busy, model = number(self.log, CPU32, "cpu_pct"), number(self.log, CPU32, "model_cpu_pct")
+        good = busy * 100.0 / (100.0 - model)
+        line = rb"^(  diag=s32-cpu .*)$"
+        ok = sub(self.log, line, rb"\1 guest_cpu_pct=%.3f" % (int(good * 1000) / 1000.0))
+        self.assertEqual([f for f in check(ok).findings if "guest" in f.key], [])
+        off = sub(self.log, line, rb"\1 guest_cpu_pct=%.3f" % (good + 0.05))
+        self.found(check(off), "S32", "s32-cpu.guest_cpu_pct", "cpu_pct x 100 / (100 - "
+                   "model_cpu_pct)")
+        over = sub(self.log, line, rb"\1 guest_cpu_pct=100.002")
+        self.found(check(over), "S32", "s32-cpu.guest_cpu_pct", "more than the guest's time")
+
     def test_manifest_keys(self):
         """The RX trigger and the peer's form; a key that came with S32/S33 missing."""
         cases = [(rb"wire_rx_trigger=", "wire_rx_trigger", "3", "not an RX FIFO trigger"),

@@ -48,6 +48,20 @@ class OperatingPoint(unittest.TestCase):
         theirs = parse_bytes(starry("d1-async-q31.log"))
         self.assertEqual(runs.point(theirs), dict.fromkeys(runs.POINT + runs.RX_POINT, "unknown"))
 
+    def test_wire_clock_in_header_and_compared(self):
+        """A log that prints wire_clock= names it after the wire model; logs
+        of the two clocks are not compared like with like."""
+        free = sub(real(ASYNC), rb"^(  wire_model=.*)$", rb"\1\n  wire_clock=free")
+        raw = sub(real(CONSOLE), rb"^(  wire_model=.*)$", rb"\1\n  wire_clock=raw reason=bootarg")
+        self.assertIn("wire 115200/16 (free clock), quick scale",
+                      runs.header("a", parse_bytes(free)))
+        self.assertIn("wire 115200/16 (raw clock), quick scale",
+                      runs.header("c", parse_bytes(raw)))
+        rows = tables.line_rate_rows([_an(free), _an(raw)])
+        self.assertEqual(runs.mark(rows, [_an(free), _an(raw)]),
+                         ["◇ the logs compared in the marked rows differ in wire model (see the "
+                          "column headers): not a like-for-like comparison."])
+
     def test_rows_marked_when_points_differ(self):
         """Same point: no mark; a different or unknown one: every compared row marked."""
         same = [_an(real(ASYNC)), _an(real(CONSOLE))]  # the fixtures' one operating point

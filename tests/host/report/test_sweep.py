@@ -10,7 +10,7 @@ import tempfile
 import unittest
 
 import _sweep  # first: puts the tool on sys.path
-from _doctor import setv
+from _doctor import setv, sub
 from uartreport import sweep
 from uartreport.parse import parse_bytes
 
@@ -63,6 +63,21 @@ class Figures(unittest.TestCase):
         self.assertEqual((p.model, p.model_from), (25.0, "S33"))
         busy = setv(_sweep.make(), rb"diag=s32-cpu ", "model_cpu_pct", 90.0)
         self.assertTrue(_point(busy).passes())
+
+    def test_free_clock_guest_share_and_no_model_bound(self):
+        """wire_clock=free: the CPU figure is guest_cpu_pct, S41's share of the
+        window less the model's cycles, and no failure is model-bound."""
+        data = _sweep.make(lost32=1)
+        data = sub(data, rb"^(  wire_model=.*)$", rb"\1\n  wire_clock=free")
+        for tag, guest in ((rb"s32", b"61.500"), (rb"s33", b"40.000")):
+            data = sub(data, rb"^(  diag=%s-cpu .*)$" % tag, rb"\1 guest_cpu_pct=" + guest)
+        data = setv(data, rb"diag=s33-cpu ", "model_cpu_pct", 90.0)
+        p = _point(data)
+        self.assertEqual((p.cpu, p.cpu_from), (61.5, "S32"))
+        self.assertEqual(p.shorts(), ["RX", "CPU"])
+        raw = _point(sub(data, rb"^  wire_clock=free$", rb"  wire_clock=raw reason=bootarg"))
+        self.assertNotEqual(raw.cpu, 61.5)
+        self.assertIn("model-bound", raw.shorts())
 
     def test_rx_counts_lost_and_dropped_of_both(self):
         """RX loss: S32 lost + S33 dropped, over both sections' sent."""
