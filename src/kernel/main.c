@@ -5,6 +5,7 @@
 #include "board_info.h"
 #include "cpu_acct.h"
 #include "harts.h"
+#include "ipi.h"
 #include "oppoint.h"
 #include "csr.h"
 #include "kernel.h"
@@ -36,12 +37,14 @@ void kmain(unsigned long hartid, const void *fdt)
     cpu_acct_init();
     timer_init();
     plic_init();
+    ipi_init();
     wire_model_init(&uart, oppoint_peer());
     irq_enable();
     if (uart_be_init(board.uart_irq))
         panic("UART backend %s failed to start", uart_be_name);
     posix_io_init();
     stdio_use_backend();
+    harts_release();                   /* the other harts idle in their schedulers */
     if (bad) {                         /* before any section: never a silent default */
         printf("%s\n", bad);
         kernel_exit(EXIT_BOOTARG);
