@@ -7,6 +7,7 @@
  * software interrupt enabled. harts_release then hands each its stack and
  * TLS block and lets it into hart_main: its own trap vector, accounts,
  * timer, PLIC context and scheduler, and the IPI that wakes it. */
+#include <stdbool.h>
 #include <stdint.h>
 #include "cpu_acct.h"
 #include "clock.h"
@@ -22,7 +23,9 @@
 
 #define HART_STACK_WORDS 1024        /* a secondary's boot stack: 8 KiB */
 #define HART_TLS_BYTES   1024        /* a secondary's TLS block */
-#define RELEASE_WAIT_NS  100000000ULL   /* each released hart is online by then */
+#define RELEASE_WAIT_NS  2000000000ULL  /* every hart is in by then */
+#define RELEASE_POLL_NS  100000ULL
+#define RELEASE_GRACE_NS 1000000ULL   /* M-mode: the harts started at reset arrive */
 
 void hart_wait_s(void);
 extern volatile uint32_t harts_parked, harts_waiting, harts_go;   /* start.S */
@@ -33,6 +36,7 @@ uintptr_t harts_tp[HARTS_MAX];
 uintptr_t harts_sp[HARTS_MAX];
 static unsigned long hart_ids[HARTS_MAX];
 static volatile uint32_t online = 1;
+static unsigned moved_in;   /* S-mode: harts HSM started (they arrive later) */
 static uint64_t stacks[HARTS_MAX - 1][HART_STACK_WORDS] __attribute__((aligned(16)));
 static uint8_t tls_blocks[HARTS_MAX - 1][HART_TLS_BYTES] __attribute__((aligned(64)));
 
@@ -51,6 +55,7 @@ unsigned harts_init(unsigned long boot_hartid)
             sbi_call(SBI_EXT_HSM, SBI_HSM_HART_START, (long)h, (long)hart_wait_s,
                      (long)(moved + 1)).error == 0)
             hart_ids[++moved] = h;
+    moved_in = moved;
 #else
     for (unsigned h = 1; h < HARTS_MAX; h++)
         hart_ids[h] = h;   /* M-mode: index = mhartid */
@@ -58,30 +63,51 @@ unsigned harts_init(unsigned long boot_hartid)
     return moved;
 }
 
-/* Boot hart, main task: release every waiting hart and wait until each
- * has reached its scheduler. */
+/* harts_release: sleep (so that QEMU runs the other harts: under -icount
+ * a busy hart keeps them waiting for up to its 100 ms slice) until n
+ * harts are in `what` (mask: count its bits), or panic. */
+static void await_harts(volatile uint32_t *what, bool mask, unsigned n, const char *stage)
+{
+    uint64_t until = clock_now_ns() + RELEASE_WAIT_NS;
+    for (;;) {
+        uint32_t v = __atomic_load_n(what, __ATOMIC_ACQUIRE);
+        if ((mask ? (unsigned)__builtin_popcount(v) : v) >= n)
+            return;
+        if (clock_now_ns() > until)
+            panic("harts: %u of %u %s", mask ? (unsigned)__builtin_popcount(v) : v, n, stage);
+        sleep_for(RELEASE_POLL_NS);
+    }
+}
+
+/* Boot hart, main task, interrupts on: release every waiting hart and
+ * wait until each has reached its scheduler. */
 unsigned harts_release(void)
 {
-    uint32_t waiting = harts_waiting;
-    unsigned want = 1;
-
     if ((uintptr_t)__tls_size > HART_TLS_BYTES)
         panic("TLS block of %lu bytes: a hart has %u", (unsigned long)(uintptr_t)__tls_size,
               HART_TLS_BYTES);
+#if PRIV_M
+    /* Every hart started at reset, but QEMU may not have run the others
+     * yet (a busy hart 0 keeps them waiting): one idle period lets them
+     * reach hart_wait. */
+    sleep_for(RELEASE_GRACE_NS);
+#endif
+    if (moved_in)                      /* S-mode: an HSM start takes effect later */
+        await_harts(&harts_waiting, true, moved_in, "started harts waiting");
+    uint32_t waiting = harts_waiting;
+    unsigned want = 1;
     for (unsigned h = 1; h < HARTS_MAX; h++) {
         harts_tp[h] = (uintptr_t)tls_blocks[h - 1];   /* zeroed with .bss */
         harts_sp[h] = (uintptr_t)&stacks[h - 1][HART_STACK_WORDS];
-        stacks[h - 1][0] = stacks[h - 1][1] = TASK_STACK_GUARD;
         want += waiting >> h & 1;
     }
+    if (want == 1)
+        return 1;
     __atomic_store_n(&harts_go, 1, __ATOMIC_SEQ_CST);
     for (unsigned h = 1; h < HARTS_MAX; h++)
         if (waiting >> h & 1)
             ipi_send(h);
-    uint64_t until = clock_now_ns() + RELEASE_WAIT_NS;
-    while (__atomic_load_n(&online, __ATOMIC_ACQUIRE) < want)
-        if (clock_now_ns() > until)
-            panic("harts: %u of %u online after the release", online, want);
+    await_harts(&online, false, want, "released harts online");
     return want;
 }
 
