@@ -50,6 +50,7 @@ static const struct bench_section sections[] = {
     { "S42", "TX Compute Overlap (64B x 100, fixed window, 5 sample rounds)", s42_overlap, 38400, 7000, false },
     { "S43", "Timer Wakeup Overshoot (5 idle groups + 5 loaded groups)", s43_timer, 20480, 3000, false },
     { "S40", "TX Counter Proxy Summary", s40_counters, 0, 0, false },
+    { "S50", "SMP Correctness (writers, drains, THRE and readers on several harts)", s50_smp, 8192, 3000, true },
 };
 #define NSECTIONS (sizeof sections / sizeof sections[0])
 

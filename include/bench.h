@@ -157,5 +157,6 @@ enum bench_status s40_counters(void);
 enum bench_status s41_cpu_work(void);
 enum bench_status s42_overlap(void);
 enum bench_status s43_timer(void);
+enum bench_status s50_smp(void);
 
 #endif

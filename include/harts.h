@@ -47,6 +47,14 @@ static inline unsigned hart_self(void)
 unsigned long hart_platform_id(unsigned h);
 
 #if defined(__riscv) && !defined(HOST_TEST)
+extern volatile uint32_t harts_online_n;   /* harts_online's count */
+/* Any context: more than one hart runs the kernel (one load: the lock
+ * takers' test, so a one-hart run takes no lock). It turns true once, in
+ * harts_release, before another hart runs a task. */
+static inline int harts_many(void)
+{
+    return harts_online_n > 1;
+}
 extern uintptr_t harts_tp[HARTS_MAX];   /* each online hart's TLS block */
 
 /* Any context: hart h's instance of the HART_LOCAL variable whose own
@@ -57,6 +65,9 @@ static inline void *hart_local_of(unsigned h, void *mine)
     __asm__("mv %0, tp" : "=r"(tp));
     return (void *)((uintptr_t)mine - tp + harts_tp[h]);
 }
+#else
+/* Host builds: one hart. */
+static inline int harts_many(void) { return 0; }
 #endif
 
 /* Secondary hart start-up (harts.c), interrupts masked, on its own

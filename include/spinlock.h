@@ -25,12 +25,28 @@ struct spinlock_stats {
     uint64_t acquired, contended, wait_cycles;
 };
 
+#define SPIN_RELAX_EVERY 16U   /* spin hints between two spin_relax */
+
+#if defined(__riscv) && !defined(HOST_TEST)
+/* A contended waiter, interrupts masked (src/arch/riscv/ipi.c): let the
+ * other harts run. Under QEMU's round-robin a spinning hart keeps the
+ * host CPU for its whole slice while the holder waits for its turn; a
+ * wfi with this hart's own IPI pending hands it over and returns at once
+ * (the IPI is later taken as an empty one). */
+void spin_relax(void);
+#else
+static inline void spin_relax(void) {}   /* host: one thread */
+#endif
+
 /* spin_lock, contended: wait for ticket t, counting the wait. */
 static __attribute__((noinline, cold, unused)) void spin_wait(struct spinlock *l, uint32_t t)
 {
     uint64_t c0 = rdcycle();
-    while (__atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) != t)
+    for (unsigned n = 1; __atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) != t; n++) {
         cpu_spin_hint();
+        if (n % SPIN_RELAX_EVERY == 0)
+            spin_relax();
+    }
     l->contended++;
     l->wait_cycles += rdcycle() - c0;
 }

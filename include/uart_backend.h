@@ -85,6 +85,19 @@ int uart_be_counters_reset(void);
 /* Any task: LSR.OE reports the lower half has counted since boot (every
  * design, the console included: the lower half counts them). */
 uint64_t uart_be_overruns(void);
+/* What S50 checks after its harts turned the interrupts on and off: IER
+ * as the lower half's shadow holds it, as the register reads back (its
+ * enable bits), and whether the TX interrupt is on. */
+struct uart_irq_state {
+    uint32_t ier_shadow, ier_reg;
+    bool tx_on;
+};
+/* Any task: the state above, under the port lock; 0. */
+int uart_be_irq_state(struct uart_irq_state *out);
+struct spinlock_stats;
+/* Any task: the port lock's statistics (all zero with one hart: it is
+ * taken only while other harts are online). */
+void uart_be_lock_stats(struct spinlock_stats *out);
 /* Task: UART internal loopback on or off, for RX tests; -ENOTTY when the
  * IP has none. */
 int uart_be_set_loopback(bool on);

@@ -75,6 +75,10 @@ int wire_model_fault(enum wire_fault f);
  * are the sim account's. */
 void wire_model_stats(struct wire_stats *out);
 
+struct spinlock_stats;
+/* Any task: the model's lock's statistics (wire_priv.h; zero when the
+ * model is off or one hart runs). */
+void wire_model_lock_stats(struct spinlock_stats *out);
 /* The seam's entry points call these (any context, interrupts masked,
  * the sim account owning the CPU); host tests call them directly: a read
  * of register r whose bits `mask` the caller looks at (the model reads

@@ -129,6 +129,12 @@ enum bench_status s05_internals(void)
     return kernel_only("s05");
 }
 
+/* Section task: S50 runs the kernel driver's tasks on several harts. */
+enum bench_status s50_smp(void)
+{
+    return kernel_only("s50");
+}
+
 /* Section task: S06 measures the kernel's task switch, wakers, timers. */
 enum bench_status s06_kernel(void)
 {

@@ -66,7 +66,7 @@ bool posix_tty_onlcr(void)
 static int tty_drain(void)
 {
     if (uart_be_drain() < 0) {
-        stats.drain_eio++;
+        __atomic_fetch_add(&stats.drain_eio, 1, __ATOMIC_RELAXED);   /* drainers on any hart */
         return -EIO;
     }
     return 0;

@@ -40,6 +40,20 @@ void ipi_send(unsigned h)
 #endif
 }
 
+/* A contended spinlock's waiter, interrupts masked (spinlock.h): this
+ * hart's own IPI pending (counted as sent), then wfi, which returns at
+ * once for it but lets QEMU run the other harts first. */
+void spin_relax(void)
+{
+    __atomic_fetch_add(&sent[hart_self()], 1, __ATOMIC_RELAXED);
+#if PRIV_S
+    csr_set(CSR_XIP, 1UL << IRQ_XSOFT);
+#else
+    mmio_write32(board.clint_base + 4 * hart_platform_id(hart_self()), 1);
+#endif
+    __asm__ volatile("wfi");
+}
+
 /* Software interrupt, interrupts masked: cleared before the inbox is
  * read, so an IPI sent after that read interrupts again. */
 void ipi_isr(void)

@@ -13,7 +13,11 @@
  * the ring; a drain asking for the FIFO-empty event); ON -> OFF (TX
  * interrupt: the ring ran dry and nobody waits to drain); ON -> EMPTY (TX
  * interrupt: ring and FIFO empty); OFF -> EMPTY (task, masked: a drain
- * that finds the FIFO empty); EMPTY -> OFF (any refill that sends). */
+ * that finds the FIFO empty); EMPTY -> OFF (any refill that sends).
+ * Every transition and every refill is made under the port lock (tasks
+ * on any hart, the interrupt on hart 0); only the interrupt leaves
+ * TX_ON, which is what lets kick's unlocked look be trusted on hart 0. */
+#include "harts.h"
 #include <errno.h>
 #include "clock.h"
 #include "csr.h"
@@ -34,7 +38,7 @@ static volatile enum tx_state tx_state;
 static uint64_t empty_ns;             /* TX_EMPTY since */
 static bool refill_wake;              /* a drainer asks: wake it at the next refill */
 
-/* Interrupts masked: the one place the TX state changes. */
+/* The port lock held: the one place the TX state changes. */
 static inline void tx_enter(struct uart_port *p, enum tx_state s)
 {
     enum tx_state was = tx_state;
@@ -49,7 +53,7 @@ static inline void tx_enter(struct uart_port *p, enum tx_state s)
     }
 }
 
-/* Interrupts masked: ring bytes into the FIFO, as many as it has room for
+/* The port lock held: ring bytes into the FIFO, as many as it has room for
  * (never more: a DW FIFO may be partly full), in two runs when the ring
  * wraps. Returns the bytes sent; *fifo_was_empty: the FIFO held nothing;
  * *left: the bytes still in the ring. */
@@ -91,7 +95,7 @@ void engine_init(struct uart_port *p)
     refill_wake = false;
 }
 
-/* UART interrupt, interrupts masked: refill. The TX interrupt stays on
+/* UART interrupt (hart 0), the port lock held: refill. The TX interrupt stays on
  * while the ring has bytes, or while a drainer waits for the FIFO to
  * empty: that event (ring and FIFO really empty; a spurious entry may
  * come with the FIFO still holding bytes) moves to TX_EMPTY and wakes
@@ -124,20 +128,22 @@ void engine_tx_irq(struct uart_port *p, bool spurious)
     }
 }
 
-/* Task, after a push: with the TX interrupt off, load the FIFO now, and
+/* Task on any hart, after a push: with the TX interrupt off, load the FIFO now, and
  * again while it takes more (a UART that sends faster than the CPU fills
  * it, such as QEMU's without the wire model, then needs no interrupt; a
  * real line's FIFO is full after the first load, and one status read
  * says so); if bytes are left in the ring, turn the interrupt on and let
  * it do the rest. The state is read first without masking: an interrupt
  * that turns it off runs either before that read (which then sees it off)
- * or after it, and then finds the pushed bytes and keeps it on. */
+ * or after it, and then finds the pushed bytes and keeps it on. That
+ * holds on hart 0, the interrupt's; on another hart the interrupt may run
+ * at the same time, so the look is made under the port lock. */
 static void kick(struct uart_port *p)
 {
     __atomic_signal_fence(__ATOMIC_SEQ_CST);   /* the read stays after the push */
-    if (tx_state == TX_ON)
+    if (tx_state == TX_ON && (!harts_many() || hart_self() == 0))
         return;
-    unsigned long f = irq_save();
+    unsigned long f = port_lock(p);
     if (tx_state != TX_ON && ring_used(&p->tx)) {
         bool fifo_empty;
         uint32_t left;
@@ -147,7 +153,7 @@ static void kick(struct uart_port *p)
         if (left)
             tx_enter(p, TX_ON);
     }
-    irq_restore(f);
+    port_unlock(p, f);
 }
 
 /* engine_write, task: push what fits of n bytes and start the FIFO. The
@@ -169,15 +175,19 @@ struct space_want {
 };
 
 /* waitq_wait's condition (task, interrupts masked): room for the
- * writer's want; if not, the want is published for the TX interrupt. */
+ * writer's want; if not, the want is published for the TX interrupt
+ * (under the port lock: the interrupt resets it on another hart). */
 static bool has_space(void *arg)
 {
     struct space_want *w = arg;
     if (ring_free(&w->p->tx) >= w->want)
         return true;
-    if (w->want < w->p->tx_wanted)
+    bool took = port_lock_masked(w->p);
+    bool room = ring_free(&w->p->tx) >= w->want;
+    if (!room && w->want < w->p->tx_wanted)
         w->p->tx_wanted = w->want;
-    return false;
+    port_unlock_masked(w->p, took);
+    return room;
 }
 
 /* engine_write, task (blocking, the ring was full): wait for room and
@@ -212,7 +222,8 @@ struct drain_wait {
     uint64_t tx_in, out;
 };
 
-/* engine_drain's condition (waitq_wait, task, interrupts masked): the TX
+/* engine_drain's condition (waitq_wait, task, interrupts masked; a hint,
+ * read unlocked: engine_drain decides under the lock): the TX
  * interrupt is off again (the FIFO-empty event came, or the ring ran
  * dry), a write added bytes, or a refill took bytes since the drainer
  * looked. */
@@ -223,7 +234,7 @@ static bool drain_woken(void *arg)
            w->p->tx_in - ring_used(&w->p->tx) != w->out;
 }
 
-/* engine_drain, interrupts masked: `behind` bytes written after the
+/* engine_drain, the port lock held: `behind` bytes written after the
  * caller's have gone into the FIFO: are the caller's gone? Yes once they
  * are at least the transmitter's bytes (FIFO and shifter), for then all
  * of those came after. The lower half's level is exact on a DW, "full"
@@ -244,37 +255,41 @@ static bool sent_past(struct uart_port *p, uint64_t behind)
  * empty learns that the bytes behind its own will keep it busy. No timer:
  * a stalled line times out at the deadline, it is never taken as sent.
  * The empty ring restarts at offset 0, so writes after a drain find it
- * at the same position (their copies keep the caller's alignment). */
+ * at the same position (their copies keep the caller's alignment); with
+ * harts online beside hart 0 it stays where it is (a writer on another
+ * hart may be pushing). Any hart: the FIFO-empty event comes from the
+ * interrupt on hart 0 through the drain queue; no timer is armed here. */
 int engine_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *fifo_empty_ns)
 {
     uint64_t target = p->tx_in;
 
     for (;;) {
-        unsigned long f = irq_save();
+        unsigned long f = port_lock(p);
         uint32_t used = ring_used(&p->tx);
         uint64_t out = p->tx_in - used;
         if (p->tx_in > target && out >= target && sent_past(p, out - target)) {
-            irq_restore(f);
+            port_unlock(p, f);
             return DRAIN_DONE;
         }
         if (tx_state != TX_ON && used == 0) {
-            ring_reset(&p->tx);
+            if (!harts_many())
+                ring_reset(&p->tx);
             if (tx_state != TX_EMPTY && uart_lower.tx_empty(&p->hw)) {
-                irq_restore(f);
+                port_unlock(p, f);
                 return DRAIN_DONE;
             }
             if (tx_state != TX_EMPTY && uart_lower.tx_room(&p->hw) == p->hw.fifo_depth)
                 tx_enter(p, TX_EMPTY);      /* FIFO empty now: only the shifter */
             if (tx_state == TX_EMPTY) {
                 *fifo_empty_ns = empty_ns;
-                irq_restore(f);
+                port_unlock(p, f);
                 return DRAIN_FIFO_EMPTY;
             }
             tx_enter(p, TX_ON);               /* ask for the FIFO-empty event */
         }
         if (p->tx_in > target && used)
             refill_wake = true;               /* count the bytes going in behind */
-        irq_restore(f);
+        port_unlock(p, f);
         struct drain_wait w = { p, p->tx_in, out };
         if (waitq_wait(&p->drain, drain_woken, &w, deadline_ns) == -ETIMEDOUT)
             return -ETIMEDOUT;
@@ -287,7 +302,7 @@ size_t engine_queued(struct uart_port *p)
     return ring_used(&p->tx);
 }
 
-/* Task, interrupts masked. */
+/* Task, the port lock held. */
 void engine_counters(struct uart_port *p, struct uart_counters *out)
 {
     out->hw_send_calls = p->ctr.hw_send_calls + p->ctr.tx_irqs;   /* each TX entry refills */
@@ -297,7 +312,7 @@ void engine_counters(struct uart_port *p, struct uart_counters *out)
     out->staged_bytes = ring_used(&p->tx);
 }
 
-/* Any context, interrupts masked: the ring, polled (the bytes count as
+/* Any context, interrupts masked (exit, panic): the ring, polled (the bytes count as
  * sent). */
 void engine_flush_polled(struct uart_port *p)
 {

@@ -2,7 +2,9 @@
  * for FIFO room and stores byte by byte; a drain spins until the
  * transmitter is idle; RX is polled (ENGINE_RX_POLLED): no interrupts, no
  * TX ring, no counters (ioctls give ENOTTY, as the original's console
- * did). */
+ * did). Writers on several harts are serialised by the tty core's writer
+ * turn (one write's bytes together); each register access is the lower
+ * half's, and with the wire model the model's own lock guards the line. */
 #include <errno.h>
 #include "clock.h"
 #include "uart_port.h"
@@ -16,7 +18,7 @@ void engine_init(struct uart_port *p)
     (void)p;
 }
 
-/* Task: every byte out before returning (non-blocking changes nothing: a
+/* Task, any hart, holding the writer turn: every byte out before returning (non-blocking changes nothing: a
  * polled console has no queue to be full). */
 size_t engine_write(struct uart_port *p, const uint8_t *buf, size_t n, bool nonblock)
 {
@@ -37,13 +39,22 @@ void engine_tx_irq(struct uart_port *p, bool spurious)
     (void)spurious;
 }
 
-/* Task: spin until the transmitter is idle, up to the deadline. */
+/* Task, any hart: spin until the transmitter is idle, up to the
+ * deadline; or until the FIFO's depth and the shifter's character have
+ * gone by since the call: with no queue of its own, every byte written
+ * before the call has then left, even if another hart's bytes keep the
+ * transmitter busy. */
 int engine_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *empty_ns)
 {
     (void)empty_ns;
-    while (!uart_lower.tx_empty(&p->hw))
-        if (clock_now_ns() > deadline_ns)
+    uint64_t gone = clock_now_ns() + (p->hw.fifo_depth + 1U) * p->char_ns;
+    while (!uart_lower.tx_empty(&p->hw)) {
+        uint64_t now = clock_now_ns();
+        if (now >= gone)
+            return 0;
+        if (now > deadline_ns)
             return -ETIMEDOUT;
+    }
     return 0;
 }
 

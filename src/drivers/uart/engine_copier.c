@@ -16,6 +16,8 @@
  * until the ring is empty, the copier idle, nothing staged and TEMT up.
  * The counters keep the original's meaning; the work is charged to one
  * CPU sub-account per phase (uart_engine.phases).
+ * Harts: copiers and interrupt on hart 0; writers and drainers on any
+ * (wakes through hart 0's inbox; a drainer's re-check timer is its own).
  * One deviation, counted: a drainer re-checks every character time
  * (drain_timer_waits): on a 16550 nothing signals TEMT after the last
  * THRE, so the original's drainer would sleep for ever (its D1 port is
@@ -110,12 +112,13 @@ static uint32_t send_bytes(struct uart_port *p)
     return n;
 }
 
-/* TX copier: the THRE interrupt on (UartPort::update_ier). */
+/* TX copier: the THRE interrupt on (UartPort::update_ier), under the
+ * port lock (IER's shadow is shared with the interrupt). */
 static void thre_on(struct uart_port *p)
 {
-    unsigned long f = irq_save();
+    unsigned long f = port_lock(p);
     uart_lower.irq_update(&p->hw, UART_IRQ_TX, 0);
-    irq_restore(f);
+    port_unlock(p, f);
 }
 
 /* TX copier: Poll::Pending; with `self_wake` the task wakes itself first
@@ -288,7 +291,7 @@ static void rx_copier(void *arg)
     for (;;) {
         enter(&cpu_acct_rx);
         unsigned batch = consecutive >= NAPI_THRESHOLD ? NAPI_BATCH_SIZE : COPIER_BUF_SIZE;
-        unsigned long f = irq_save();
+        unsigned long f = port_lock(p);     /* readers on any hart pop the ring */
         unsigned total = uart_lower.rx_take(&p->hw, rx_buf, batch, &more);
         uint32_t kept = ring_push(&p->rx, rx_buf, total);
         p->ctr.rx_bytes += kept;
@@ -296,7 +299,7 @@ static void rx_copier(void *arg)
         consecutive = total ? consecutive + 1 : 0;
         if (consecutive < NAPI_THRESHOLD)
             uart_lower.irq_update(&p->hw, UART_IRQ_RX, 0);
-        irq_restore(f);
+        port_unlock(p, f);
         if (total)
             waitq_wake_all(&p->rx_data);
         else
@@ -322,7 +325,7 @@ static bool has_room(void *arg)
     return ring_free(&((struct uart_port *)arg)->tx) != 0;
 }
 
-/* Task: RingBufTx::push: the contiguous free run only (short near the
+/* Task, any hart: RingBufTx::push: the contiguous free run only (short near the
  * wrap); a blocking write that finds no room waits for some. */
 size_t engine_write(struct uart_port *p, const uint8_t *buf, size_t n, bool nonblock)
 {
@@ -355,14 +358,14 @@ static bool drained(void *arg)
            uart_lower.tx_empty(&p->hw);
 }
 
-/* Task: the original's tcdrain, with no bound of its own (a hang is the
+/* Task, any hart: the original's tcdrain, with no bound of its own (a hang is the
  * section watchdog's to report), re-checked every character time. */
 int engine_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *at_ns)
 {
     (void)deadline_ns;
     (void)at_ns;
     while (waitq_wait(&p->drain, drained, p, clock_now_ns() + p->char_ns) == -ETIMEDOUT)
-        p->ctr.drain_timer_waits++;
+        __atomic_fetch_add(&p->ctr.drain_timer_waits, 1, __ATOMIC_RELAXED);
     return DRAIN_DONE;
 }
 

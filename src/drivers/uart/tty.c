@@ -23,11 +23,10 @@ int uart_be_hw_init(const struct uart_cfg *c)
     return uart_lower.init(&uart_port.hw);
 }
 
-/* UART interrupt (PLIC), interrupts masked: serve the causes in order; an
- * RX cause hands the rest of the claim to the RX path. */
-static void tty_isr(void *arg)
+/* tty_isr, interrupts masked, the port lock held: serve the causes in
+ * order; an RX cause hands the rest of the claim to the RX path. */
+static void tty_claim(struct uart_port *p)
 {
-    struct uart_port *p = arg;
     for (int round = 0; round < ISR_MAX_ROUNDS; round++) {
         enum uart_cause c = uart_lower.cause(&p->hw);
         if (c == UART_CAUSE_TX) {
@@ -45,6 +44,16 @@ static void tty_isr(void *arg)
     }
 }
 
+/* UART interrupt (PLIC, hart 0 only: its source is enabled in hart 0's
+ * context), interrupts masked: the claim under the port lock. */
+static void tty_isr(void *arg)
+{
+    struct uart_port *p = arg;
+    bool took = port_lock_masked(p);
+    tty_claim(p);
+    port_unlock_masked(p, took);
+}
+
 /* Boot task, interrupts enabled, after uart_be_hw_init. */
 int uart_be_init(uint32_t irq)
 {
@@ -58,58 +67,69 @@ int uart_be_init(uint32_t irq)
     return (uart_engine.flags & ENGINE_RX_POLLED) ? 0 : irq_register(irq, tty_isr, p);
 }
 
-static bool turn_free(void *arg) { return !((struct uart_port *)arg)->writing; }
+/* waitq_wait's condition (task, interrupts masked): no writer holds the
+ * turn. */
+static bool turn_free(void *arg)
+{
+    return !__atomic_load_n(&((struct uart_port *)arg)->writing, __ATOMIC_RELAXED);
+}
 
-/* Task: one writer at a time, so that a write's bytes go out together
- * (as Linux's tty layer serialises writers): a second writer waits, or
- * gets -EAGAIN when non-blocking. Tasks switch only where they block and
- * no interrupt handler writes, so the flag needs no masking on one hart. */
+/* Task, any hart: one writer at a time, so that a write's bytes go out
+ * together (as Linux's tty layer serialises writers): a second writer
+ * waits, or gets -EAGAIN when non-blocking. The turn is taken by one
+ * atomic swap (writers on other harts), given back by a release store;
+ * the holder alone pushes into the TX ring and counts the write. */
 ssize_t uart_be_write(const void *buf, size_t n, bool nonblock)
 {
     struct uart_port *p = &uart_port;
-    if (p->writing && (nonblock || waitq_wait(&p->writer_turn, turn_free, p, 0) != 0))
-        return -EAGAIN;
-    p->writing = true;
+    while (__atomic_exchange_n(&p->writing, 1U, __ATOMIC_ACQUIRE))
+        if (nonblock || waitq_wait(&p->writer_turn, turn_free, p, 0) != 0)
+            return -EAGAIN;
     p->ctr.user_calls++;
     p->ctr.user_req += n;
     size_t done = engine_write(p, buf, n, nonblock);
-    p->writing = false;
+    __atomic_store_n(&p->writing, 0U, __ATOMIC_RELEASE);
     waitq_wake_all(&p->writer_turn);
     return done || n == 0 ? (ssize_t)done : -EAGAIN;
 }
 
-/* Task: the tcdrain rule: every byte written before the call has left
+/* Task, any hart: the tcdrain rule: every byte written before the call has left
  * the wire. The engine waits until they have all reached the FIFO. If
  * nothing else was queued, the FIFO then empties: a 16550 has no "shifter
  * empty" interrupt, so sleep until the last stop bit is due and confirm
  * TEMT (where the IP has it), a few character times at most; if other
- * writers' bytes follow, the engine says when the caller's are out.
- * Bounded by the queued bytes' line time twice over plus a margin. */
+ * writers' bytes follow, the engine says when the caller's are out; if
+ * they follow after the FIFO emptied (a writer on another hart), TEMT
+ * may not come soon, but the caller's last byte left the shifter one
+ * character after the FIFO emptied. Bounded by the queued bytes' line
+ * time twice over plus a margin. */
 int uart_be_drain(void)
 {
     struct uart_port *p = &uart_port;
     uint64_t empty_ns, deadline = clock_now_ns() + DRAIN_MARGIN_NS +
                                   2 * p->char_ns * (engine_queued(p) + p->hw.fifo_depth + 1U);
 
-    p->ctr.drain_calls++;
+    __atomic_fetch_add(&p->ctr.drain_calls, 1, __ATOMIC_RELAXED);   /* drainers on any hart */
     int rc = engine_drain(p, deadline, &empty_ns);
+    uint64_t in0 = __atomic_load_n(&p->tx_in, __ATOMIC_RELAXED);
     if (rc == DRAIN_FIFO_EMPTY && !(uart_lower.caps & UART_CAP_TEMT)) {
         sleep_until(empty_ns + p->char_ns);   /* nothing to confirm it with */
         return 0;
     }
     for (int t = 0; rc == DRAIN_FIFO_EMPTY; t++) {
-        if (uart_lower.tx_empty(&p->hw))
-            return 0;
+        if (uart_lower.tx_empty(&p->hw) ||
+            (t > 0 && __atomic_load_n(&p->tx_in, __ATOMIC_RELAXED) != in0))
+            return 0;                         /* (later bytes: ours left at empty_ns + char) */
         if (t == DRAIN_TEMT_TRIES)
             rc = -ETIMEDOUT;
         else {
-            p->ctr.drain_timer_waits++;
+            __atomic_fetch_add(&p->ctr.drain_timer_waits, 1, __ATOMIC_RELAXED);
             uint64_t due = empty_ns + (uint64_t)(t + 1) * p->char_ns, now = clock_now_ns();
             sleep_until(due > now ? due : now + p->char_ns);
         }
     }
     if (rc < 0)
-        p->ctr.drain_timeouts++;
+        __atomic_fetch_add(&p->ctr.drain_timeouts, 1, __ATOMIC_RELAXED);
     return rc < 0 ? rc : 0;
 }
 
@@ -132,7 +152,7 @@ void uart_be_flush_polled(void)
 {
     if (!port_up)
         return;
-    unsigned long f = irq_save();
+    unsigned long f = irq_save();   /* no port lock: a panic may come while it is held */
     engine_flush_polled(&uart_port);
     irq_restore(f);
 }

@@ -2,7 +2,7 @@
  * masked. The engine keeps the TX ones (and derives some in its
  * engine_counters); the RX ones, the line errors and the interrupts are
  * the core's and the lower half's, and count since boot. A design without
- * counters (ENGINE_COUNTERS clear: the polling console, as the original's)
+ * counters under the port lock (ENGINE_COUNTERS clear: the polling console, as the original's)
  * answers ENOTTY. */
 #include <errno.h>
 #include "cpu_acct.h"
@@ -15,7 +15,7 @@ int uart_be_counters(struct uart_counters *out)
     struct uart_port *p = &uart_port;
     if (!(uart_engine.flags & ENGINE_COUNTERS))
         return -ENOTTY;
-    unsigned long f = irq_save();
+    unsigned long f = port_lock(p);
     bool temt = uart_lower.tx_empty(&p->hw);
     *out = p->ctr;
     out->rx_overruns = p->hw.err.overrun;
@@ -25,7 +25,7 @@ int uart_be_counters(struct uart_counters *out)
     out->busy_detect = p->hw.busy_detect;
     out->transmitter_empty = temt;
     engine_counters(p, out);
-    irq_restore(f);
+    port_unlock(p, f);
     return 0;
 }
 
@@ -36,7 +36,7 @@ int uart_be_counters_reset(void)
     struct uart_port *p = &uart_port;
     if (!(uart_engine.flags & ENGINE_COUNTERS))
         return -ENOTTY;
-    unsigned long f = irq_save();
+    unsigned long f = port_lock(p);
     struct uart_counters keep = p->ctr;
     p->ctr = (struct uart_counters){ 0 };
     p->ctr.queued_at_reset = engine_queued(p);
@@ -44,7 +44,7 @@ int uart_be_counters_reset(void)
     p->ctr.rx_bytes = keep.rx_bytes;
     p->ctr.rx_dropped = keep.rx_dropped;
     p->ctr.rx_deferred = keep.rx_deferred;
-    irq_restore(f);
+    port_unlock(p, f);
     return 0;
 }
 
@@ -59,6 +59,25 @@ unsigned uart_be_phases(struct uart_phase *out, unsigned max)
                                       cpu_insns(uart_engine.phases[i].acct->instret) };
     irq_restore(f);
     return uart_engine.n_phases;
+}
+
+/* Any task (S50): IER's shadow against the register (its four enable
+ * bits), under the port lock. */
+int uart_be_irq_state(struct uart_irq_state *out)
+{
+    struct uart_port *p = &uart_port;
+    unsigned long f = port_lock(p);
+    out->ier_shadow = p->hw.ier & 0x0FU;
+    out->ier_reg = uart_read(p->hw.cfg, UART_IER) & 0x0FU;
+    out->tx_on = p->hw.irqs & UART_IRQ_TX;
+    port_unlock(p, f);
+    return 0;
+}
+
+/* Any task (S50). */
+void uart_be_lock_stats(struct spinlock_stats *out)
+{
+    *out = spin_stats(&uart_port.lock);
 }
 
 /* Any task. */

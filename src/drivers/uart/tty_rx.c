@@ -42,12 +42,15 @@ static uint64_t win_start, win_end;   /* the budget window (ns) */
 static uint64_t win_busy;             /* ns spent in RX claims in it */
 static unsigned win_left;             /* bytes it still allows */
 
-/* Timer interrupt (rx_resume_timer): unmask RX; its time is RX work. */
+/* Timer interrupt on hart 0 (rx_resume_timer, armed by the UART
+ * interrupt): unmask RX under the port lock; its time is RX work. */
 static void rx_resume(struct timer *t)
 {
     (void)t;
     struct cpu_acct *prev = cpu_acct_switch(&cpu_acct_rx);
+    bool took = port_lock_masked(&uart_port);
     uart_lower.irq_update(&uart_port.hw, UART_IRQ_RX, 0);
+    port_unlock_masked(&uart_port, took);
     cpu_acct_switch(prev);
 }
 
@@ -60,9 +63,9 @@ void tty_rx_init(struct uart_port *p)
     win_left = 0;
     if (uart_engine.flags & ENGINE_RX_POLLED)
         return;
-    unsigned long f = irq_save();
+    unsigned long f = port_lock(p);
     uart_lower.irq_update(&p->hw, UART_IRQ_RX, 0);
-    irq_restore(f);
+    port_unlock(p, f);
 }
 
 /* tty_rx_claim, interrupts masked, at its start (now): a new budget
@@ -181,26 +184,35 @@ void tty_rx_claim(struct uart_port *p, int round)
         cpu_acct_switch(prev);
 }
 
-/* Task, ENGINE_RX_POLLED: what the FIFO holds now, into the ring. */
+/* Task, any hart, ENGINE_RX_POLLED, the port lock held: what the FIFO
+ * holds now, into the ring. */
 static void rx_poll(struct uart_port *p)
 {
     bool more;
-    unsigned long f = irq_save();
     rx_move(p, ring_free(&p->rx), &more);
-    irq_restore(f);
+}
+
+/* Task, any hart: rx_poll (a polled engine), then up to n bytes from the
+ * ring, under the port lock (readers on several harts share the ring). */
+static uint32_t rx_take_locked(struct uart_port *p, void *buf, size_t n)
+{
+    unsigned long f = port_lock(p);
+    if (uart_engine.flags & ENGINE_RX_POLLED)
+        rx_poll(p);
+    uint32_t k = ring_pop(&p->rx, buf, n < UINT32_MAX ? (uint32_t)n : UINT32_MAX);
+    port_unlock(p, f);
+    return k;
 }
 
 static bool rx_has_data(void *arg) { return ring_used(&((struct uart_port *)arg)->rx) != 0; }
 
-/* Task. A polled engine's blocking read spins on the FIFO for its first
+/* Task, any hart. A polled engine's blocking read spins on the FIFO for its first
  * byte (it has no interrupt to wait for). */
 ssize_t uart_be_read(void *buf, size_t n, bool nonblock)
 {
     struct uart_port *p = &uart_port;
     for (;;) {
-        if (uart_engine.flags & ENGINE_RX_POLLED)
-            rx_poll(p);
-        uint32_t k = ring_pop(&p->rx, buf, n < UINT32_MAX ? (uint32_t)n : UINT32_MAX);
+        uint32_t k = rx_take_locked(p, buf, n);
         if (k || n == 0)
             return k;
         if (nonblock)
@@ -210,11 +222,14 @@ ssize_t uart_be_read(void *buf, size_t n, bool nonblock)
     }
 }
 
-/* Task. */
+/* Task, any hart. */
 size_t uart_be_rx_available(void)
 {
-    if (uart_engine.flags & ENGINE_RX_POLLED)
+    if (uart_engine.flags & ENGINE_RX_POLLED) {
+        unsigned long f = port_lock(&uart_port);
         rx_poll(&uart_port);
+        port_unlock(&uart_port, f);
+    }
     return ring_used(&uart_port.rx);
 }
 
@@ -223,6 +238,8 @@ int uart_be_set_loopback(bool on)
 {
     if (!(uart_lower.caps & UART_CAP_LOOPBACK))
         return -ENOTTY;
+    unsigned long f = port_lock(&uart_port);
     uart_lower.loopback(&uart_port.hw, on);
+    port_unlock(&uart_port, f);
     return 0;
 }

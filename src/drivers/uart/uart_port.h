@@ -19,12 +19,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "harts.h"
 #include "ring.h"
+#include "spinlock.h"
 #include "uart_backend.h"
 #include "uart_lower.h"
 #include "waitq.h"
 
 struct uart_port {
+    struct spinlock lock;         /* the port lock (port_lock below) */
     struct uart_hw hw;            /* the lower half's view of the UART */
     uint64_t char_ns;             /* one 10-bit character on the line */
     struct ring tx;               /* TX ring (the engine's storage; none: capacity 0) */
@@ -33,7 +36,7 @@ struct uart_port {
     struct waitq drain;           /* drainers waiting for the FIFO to empty */
     struct waitq rx_data;         /* readers waiting for received bytes */
     struct waitq writer_turn;     /* writers waiting for the one writing */
-    volatile bool writing;        /* a write is in the engine (one at a time) */
+    uint32_t writing;             /* a write is in the engine (one at a time; atomic) */
     volatile uint32_t tx_wanted;  /* free TX bytes the waiting writers need (the least) */
     uint64_t tx_in;               /* engine: bytes taken by writes since boot (those out
                                      of the ring: tx_in less its bytes; a drain's target
@@ -43,6 +46,49 @@ struct uart_port {
 
 /* The single UART of the board (tty.c). */
 extern struct uart_port uart_port;
+
+/* The port lock. Callers on any hart (writers, drainers, readers) and the
+ * UART interrupt (hart 0 only) take it, interrupts masked, around what
+ * they share: the TX state and the IER (irq_update's shadow), the rings'
+ * consumer sides, the drain's view of the ring, the counters' snapshot
+ * and reset. The rings' producer sides need none (one writer at a time:
+ * the writer turn; the RX producer is the interrupt or the RX task).
+ * Lock order: the port lock, then a wait queue's, then the wire model's.
+ * With one hart online (harts_many false) it is not taken: masking
+ * interrupts is enough there, as before, and costs no more. */
+#define PORT_LOCKED (1UL << 63)   /* in port_lock's value: the lock was taken */
+
+/* Any context, interrupts masked: take the port lock if harts share it;
+ * whether it was taken, for port_unlock_masked. */
+static inline bool port_lock_masked(struct uart_port *p)
+{
+    if (!harts_many())
+        return false;
+    spin_lock(&p->lock);
+    return true;
+}
+
+/* The caller of port_lock_masked: release the lock if it was taken. */
+static inline void port_unlock_masked(struct uart_port *p, bool took)
+{
+    if (took)
+        spin_unlock(&p->lock);
+}
+
+/* Any context: mask interrupts, take the port lock (with harts online
+ * beside hart 0); the interrupt state and PORT_LOCKED back. */
+static inline unsigned long port_lock(struct uart_port *p)
+{
+    unsigned long f = irq_save();
+    return port_lock_masked(p) ? f | PORT_LOCKED : f;
+}
+
+/* The holder of the port lock (port_lock): release it, interrupts as f. */
+static inline void port_unlock(struct uart_port *p, unsigned long f)
+{
+    port_unlock_masked(p, f & PORT_LOCKED);
+    irq_restore(f & ~PORT_LOCKED);
+}
 
 /* The design: name (BACKEND) and what the core must know of it. */
 #define ENGINE_COUNTERS  1U       /* the TX counters exist (else ioctls give ENOTTY) */

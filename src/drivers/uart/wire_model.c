@@ -16,7 +16,10 @@ static bool dlab, ier_thri, thri_raised;  /* thri_raised: the THRE interrupt is 
 static bool line_up;                      /* stream attached: QEMU's IER.THRI, the line */
 static uint32_t ier_hw;                   /* the driver's IER, THRI aside */
 static uint64_t line_start, line_bytes;   /* current burst */
-static struct timer thre_timer;
+static struct timer thre_timer[WIRE_HARTS];   /* one per hart (wire_priv.h) */
+static uint64_t thre_due = UINT64_MAX;    /* the THRE event wanted, UINT64_MAX: none */
+struct spinlock wire_lock;
+unsigned wire_owner;
 static enum wire_fault fault;
 
 /* Any context: time byte k of the burst leaves the wire. */
@@ -80,24 +83,31 @@ void wire_line_mode(bool attached, uint64_t now)
         wire_line_update(now);
 }
 
-/* Timer ISR (a sim timer: a real UART needs no such interrupt, and the
+/* Timer ISR on any hart (a sim timer: a real UART needs no such interrupt, and the
  * timer code charges it to the sim account): the modelled FIFO emptied;
  * raise THRE, and the driver's handler runs in the UART interrupt after. */
 static void thre_fire(struct timer *t)
 {
-    uint64_t now = clock_now_ns();
     (void)t;
-    if (ier_thri && !dlab && !thri_raised && outstanding(now) <= 1) {
-        st.thre_irqs++;
-        thri_hw(true, now);
+    bool took = wire_enter();
+    uint64_t now = clock_now_ns();
+    if (now >= thre_due) {                   /* (else another hart's, moved since) */
+        thre_due = UINT64_MAX;
+        if (ier_thri && !dlab && !thri_raised && outstanding(now) <= 1) {
+            st.thre_irqs++;
+            thri_hw(true, now);
+        }
     }
+    wire_leave(took);
 }
 
-/* Interrupts masked: schedule the THRE interrupt for when the FIFO empties. */
+/* Interrupts masked, wire_lock held: schedule the THRE interrupt for
+ * when the FIFO empties, on this hart's timer. */
 static void thre_arm(uint64_t now)
 {
     uint64_t when = line_bytes && outstanding(now) > 1 ? byte_done(line_bytes - 1) : now;
-    timer_arm(&thre_timer, when, (struct waker){ 0 });
+    thre_due = when;
+    timer_arm(&thre_timer[wire_hart()], when, (struct waker){ 0 });
 }
 
 /* Boot, interrupts masked. */
@@ -106,8 +116,9 @@ void wire_model_init(const struct uart_cfg *c, const struct peer_point *peer)
     uart = c;
     wire_rx_init(c, peer);
     st = (struct wire_stats){ .baud = c->baud, .fifo = c->fifo_depth };
-    thre_timer.fire = thre_fire;
-    thre_timer.sim = true;
+    for (unsigned h = 0; h < WIRE_HARTS; h++)
+        thre_timer[h] = (struct timer){ .fire = thre_fire, .sim = true };
+    thre_due = UINT64_MAX;
 }
 
 /* Boot task (fault injection). */
@@ -121,10 +132,18 @@ int wire_model_fault(enum wire_fault f)
 void wire_model_stats(struct wire_stats *out)
 {
     unsigned long f = irq_save();
+    bool took = wire_enter();
     *out = st;
+    wire_leave(took);
+    irq_restore(f);
     out->instret = cpu_insns(cpu_acct_sim.instret);
     out->cycles = cpu_acct_sim.cycles;
-    irq_restore(f);
+}
+
+/* Any task (S50). */
+void wire_model_lock_stats(struct spinlock_stats *out)
+{
+    *out = spin_stats(&wire_lock);
 }
 
 /* wire_read, an LSR read: THRE and TEMT modelled; the RX bits the
@@ -198,20 +217,30 @@ uint32_t wire_read(const struct uart_cfg *c, unsigned r, uint32_t mask)
 }
 
 /* The seam's entry points (wire_seam.S) through cpu_acct_call, sim
- * account, interrupts masked: wire_read, wire_write, wire_write_thr with
- * the seam's arguments. */
+ * account, interrupts masked, on the hart that makes the access:
+ * wire_read, wire_write, wire_write_thr with the seam's arguments, under
+ * wire_lock (the lock's cost is the simulation's). */
 uintptr_t wire_hook_read(uintptr_t c, uintptr_t r, uintptr_t mask)
 {
-    return wire_read((const struct uart_cfg *)c, (unsigned)r, (uint32_t)mask);
+    bool took = wire_enter();
+    uintptr_t v = wire_read((const struct uart_cfg *)c, (unsigned)r, (uint32_t)mask);
+    wire_leave(took);
+    return v;
 }
 uintptr_t wire_hook_write(uintptr_t c, uintptr_t r, uintptr_t pv)
 {
-    return wire_write((const struct uart_cfg *)c, (unsigned)r, (uint32_t *)pv);
+    bool took = wire_enter();
+    uintptr_t v = wire_write((const struct uart_cfg *)c, (unsigned)r, (uint32_t *)pv);
+    wire_leave(took);
+    return v;
 }
 uintptr_t wire_hook_thr(uintptr_t c, uintptr_t n, uintptr_t unused)
 {
     (void)unused;
-    return wire_write_thr((const struct uart_cfg *)c, (uint32_t)n);
+    bool took = wire_enter();
+    uintptr_t v = wire_write_thr((const struct uart_cfg *)c, (uint32_t)n);
+    wire_leave(took);
+    return v;
 }
 
 /* Interrupts masked: n THR stores at now enter the modelled line, as
@@ -277,7 +306,8 @@ bool wire_write(const struct uart_cfg *c, unsigned r, uint32_t *v)
         ier_thri = *v & UART_IER_THRI;
         ier_hw = *v & ~(uint32_t)UART_IER_THRI;
         if (!ier_thri) {
-            timer_cancel(&thre_timer);
+            timer_cancel(&thre_timer[wire_hart()]);   /* another hart's: thre_due */
+            thre_due = UINT64_MAX;
             thri_raised = false;
         } else if (!was && outstanding(now) <= 1) {
             st.thre_irqs++;                  /* FIFO already empty: at once */
@@ -317,6 +347,12 @@ int wire_model_fault(enum wire_fault f)
 void wire_model_stats(struct wire_stats *out)
 {
     *out = (struct wire_stats){ 0 };
+}
+
+/* Any task: no model, no lock. */
+void wire_model_lock_stats(struct spinlock_stats *out)
+{
+    *out = (struct spinlock_stats){ 0 };
 }
 
 #endif

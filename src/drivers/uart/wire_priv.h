@@ -4,10 +4,53 @@
 #ifndef WIRE_PRIV_H
 #define WIRE_PRIV_H
 
+#include "spinlock.h"
 #include "wire_model.h"
+#ifdef HOST_TEST
+#define wire_hart() 0U             /* the host tests run one "hart" */
+#define harts_many() 0
+#define WIRE_HARTS 1U
+#else
+#include "harts.h"
+#define wire_hart() hart_self()
+#define WIRE_HARTS HARTS_MAX
+#endif
 
 #define NS_PER_10BITS_NUM 10000000000ULL   /* 10 bits x 1e9 ns */
 #define WIRE_FIFO_MAX 128U
+/* The model's state is shared by every hart that makes a register access
+ * (a task on any hart may write or drain): wire_lock guards all of it. It
+ * is taken by the seam's hooks, the model's timer callbacks and the task
+ * entry points (peer start/stop/stats, stats), never twice: it is a leaf
+ * (the driver's port lock, when held, is taken before it). A model timer
+ * With one hart online it is not taken (interrupts masked suffice). A
+ * model timer is armed on the queue of the hart that makes the access (timer queues
+ * are per hart), one timer per hart; a callback acts only on the event
+ * the model still wants, so a timer left armed on another hart is
+ * harmless. */
+extern struct spinlock wire_lock;
+extern unsigned wire_owner;        /* the holder's hart + 1, 0: free */
+
+/* Interrupts masked, any hart: take wire_lock, unless this hart holds it
+ * already (a panic inside the model prints through the seam); whether it
+ * was taken, for wire_leave. */
+static inline bool wire_enter(void)
+{
+    if (!harts_many() || __atomic_load_n(&wire_owner, __ATOMIC_RELAXED) == wire_hart() + 1U)
+        return false;
+    spin_lock(&wire_lock);
+    wire_owner = wire_hart() + 1U;
+    return true;
+}
+
+/* The caller of wire_enter: release wire_lock if it was taken. */
+static inline void wire_leave(bool took)
+{
+    if (took) {
+        wire_owner = 0;
+        spin_unlock(&wire_lock);
+    }
+}
 
 /* wire_rx.c: the RX side. Init at boot; whether a stream is attached
  * (the model then owns RBR, IIR, LSR's RX bits and the interrupt line);

@@ -42,7 +42,7 @@ static struct rx_state {
     uint8_t fifo[WIRE_FIFO_MAX];
 } rx;
 static struct wire_rx_stats st;
-static struct timer rx_timer;
+static struct timer rx_timer[WIRE_HARTS];   /* one per hart (wire_priv.h) */
 static uint64_t armed_at;                 /* rx_timer's deadline, UINT64_MAX: none */
 static bool dirty;                        /* the RX state changed since next_event */
 
@@ -132,9 +132,11 @@ static uint64_t next_event(uint64_t now)
 static void rx_fire(struct timer *t)
 {
     (void)t;
+    bool took = wire_enter();
     armed_at = UINT64_MAX;
     dirty = true;
     wire_line_update(clock_now_ns());
+    wire_leave(took);
 }
 
 /* Masked, from wire_line_update: after a change of the RX state, the
@@ -149,7 +151,7 @@ void wire_rx_rearm(uint64_t now)
     if (t >= armed_at)
         return;
     armed_at = t;
-    timer_arm(&rx_timer, t, (struct waker){ 0 });
+    timer_arm(&rx_timer[wire_hart()], t, (struct waker){ 0 });
 }
 
 /* Boot, interrupts masked (the driver has programmed FCR already: the
@@ -159,8 +161,8 @@ void wire_rx_init(const struct uart_cfg *c, const struct peer_point *p)
     shape = *p;
     baud = c->baud;
     depth = c->fifo_depth < WIRE_FIFO_MAX ? c->fifo_depth : WIRE_FIFO_MAX;
-    rx_timer.fire = rx_fire;
-    rx_timer.sim = true;
+    for (unsigned h = 0; h < WIRE_HARTS; h++)
+        rx_timer[h] = (struct timer){ .fire = rx_fire, .sim = true };
     armed_at = UINT64_MAX;
 }
 
@@ -240,13 +242,15 @@ void wire_rx_fcr(uint32_t fcr, uint64_t now)
     dirty = true;
 }
 
-/* Boot task or section task. */
+/* Boot task or section task, any hart. */
 int wire_peer_start(uint64_t bytes, uint32_t seed, uint64_t start_ns)
 {
     if (shape.mode == PEER_OFF)
         return -ENOTCONN;
     unsigned long f = irq_save();
+    bool took = wire_enter();
     if (rx.on) {
+        wire_leave(took);
         irq_restore(f);
         return -EBUSY;
     }
@@ -258,6 +262,7 @@ int wire_peer_start(uint64_t bytes, uint32_t seed, uint64_t start_ns)
     dirty = true;                           /* a new stream: its first event */
     wire_line_mode(true, clock_now_ns());
     cpu_acct_switch(prev);
+    wire_leave(took);
     irq_restore(f);
     return 0;
 }
@@ -268,6 +273,7 @@ int wire_peer_start(uint64_t bytes, uint32_t seed, uint64_t start_ns)
 void wire_peer_stop(void)
 {
     unsigned long f = irq_save();
+    bool took = wire_enter();
     struct cpu_acct *prev = cpu_acct_switch(&cpu_acct_sim);
     if (rx.on) {
         uint64_t now = clock_now_ns();
@@ -275,10 +281,11 @@ void wire_peer_stop(void)
         st.left = rx.level;
         st.attached = rx.on = false;
         wire_line_mode(false, now);
-        timer_cancel(&rx_timer);
+        timer_cancel(&rx_timer[wire_hart()]);   /* others fire and find it off */
         armed_at = UINT64_MAX;
     }
     cpu_acct_switch(prev);
+    wire_leave(took);
     irq_restore(f);
 }
 
@@ -287,11 +294,13 @@ void wire_peer_stop(void)
 void wire_peer_stats(struct wire_rx_stats *out)
 {
     unsigned long f = irq_save();
+    bool took = wire_enter();
     struct cpu_acct *prev = cpu_acct_switch(&cpu_acct_sim);
     advance(clock_now_ns());
     *out = st;
     out->fifo_level = rx.level;
     cpu_acct_switch(prev);
+    wire_leave(took);
     irq_restore(f);
 }
 

@@ -1,0 +1,331 @@
+/* S50: the driver under callers on several harts (SKIPPED with one).
+ * A task per online hart, one phase at a time:
+ *  writers  loopback on: each hart writes tagged chunks (a tag byte, then
+ *           its own pattern) and collects what comes back; every chunk
+ *           must arrive once, whole, and each tag's in order;
+ *  thre     the same with a tcdrain after every write: writes and drains
+ *           on all harts turn the TX interrupt on and off at once; every
+ *           drain returns 0, the bytes arrive as above, and afterwards
+ *           IER holds what the driver's shadow says;
+ *  drain    hart 0 queues a payload (the log's witness), the other harts
+ *           tcdrain it: none returns before the payload's line time, nor
+ *           with bytes still pending;
+ *  rx       readers on two harts share one modelled far-end stream
+ *           (s50_rx.c).
+ * The TX counters must add up to what the tasks did. A lost wake-up
+ * shows as a phase's watchdog. Boot argument s50_yield_seed=N adds
+ * seeded yields between the tasks' calls (the stress variant). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bench.h"
+#include "clock.h"
+#include "crc32.h"
+#include "kernel.h"
+#include "pattern.h"
+#include "posix_io.h"
+#include "s50_smp.h"
+#include "spinlock.h"
+#include "timer.h"
+#include "wire_model.h"
+
+#define CHUNKS      48U                  /* writes per hart, writers phase */
+#define THRE_ITERS  16U                  /* write + tcdrain per hart, thre phase */
+#define THRE_CHUNK  4U
+#define DRAIN_BYTES 256U
+#define RX_LOG_MAX  4096U
+#define PHASE_NS    3000000000ULL        /* a phase's watchdog, virtual ns */
+#define TAG(h)      ((uint8_t)('A' + (h)))
+#define SEED(h)     (50U + (h))
+#define U(x)        ((unsigned long long)(x))
+
+struct s50_run s50;
+/* A task and stack per phase and hart, never reused: a task that has
+ * finished may still have a wake on its way from another hart (a waker
+ * that took it off a wait queue just before it returned), and a task
+ * struct set up again while that wake is queued would be corrupted. */
+static struct task tasks[S50_PHASES][HARTS_MAX];
+static uint64_t stacks[S50_PHASES][HARTS_MAX][S50_STACK_WORDS];
+static unsigned phase;
+static uint8_t rx_log[RX_LOG_MAX];       /* what came back, in arrival order */
+static uint32_t rx_len;
+static struct spinlock log_lock;         /* a read and its append, together */
+static int nb_fd;                        /* non-blocking, for the collection */
+static unsigned chunk, per_hart;         /* the running loopback phase's shape */
+static bool drain_each;
+static uint64_t drain_t0, drain_line_ns;
+static volatile unsigned drain_go;
+static unsigned drain_bad;
+
+/* A phase task: whatever has come back, appended to the log. */
+static void collect(unsigned h)
+{
+    unsigned long f = spin_lock_irqsave(&log_lock);
+    ssize_t k = read(nb_fd, rx_log + rx_len, RX_LOG_MAX - rx_len);
+    if (k > 0) {
+        rx_len += (uint32_t)k;
+        s50.hart[h].reads++;
+        s50.hart[h].read_bytes += (uint64_t)k;
+    }
+    spin_unlock_irqrestore(&log_lock, f);
+}
+
+/* Writer task on hart h (writers and thre phases): per_hart chunks of
+ * `chunk` bytes, each a write of its own (with a tcdrain after it in the
+ * thre phase), collecting after each. */
+static void writer(void *arg)
+{
+    unsigned h = (unsigned)(uintptr_t)arg;
+    uint8_t buf[16];
+
+    for (unsigned s = 0; s < per_hart; s++) {
+        buf[0] = TAG(h);
+        pattern_fill(buf + 1, chunk - 1, SEED(h), (uint64_t)s * (chunk - 1));
+        s50_maybe_yield(h);
+        if (write(bench.fd, buf, chunk) == (ssize_t)chunk) {
+            s50.hart[h].writes++;
+            s50.hart[h].bytes += chunk;
+        }
+        if (drain_each) {
+            s50.hart[h].drains++;
+            s50.hart[h].drain_errors += tcdrain(bench.fd) != 0;
+        }
+        collect(h);
+    }
+    s50_task_done();
+}
+
+/* Section task: the log, cut into chunks: each starts with a tag and
+ * holds the next piece of that tag's pattern. Returns the bad chunks. */
+static unsigned check_log(unsigned *missing)
+{
+    unsigned next[HARTS_MAX] = { 0 }, bad = 0;
+    uint8_t want[16];
+
+    for (uint32_t i = 0; i + chunk <= rx_len; i += chunk) {
+        unsigned t = (unsigned)(rx_log[i] - TAG(0));
+        if (t >= s50.nharts) {
+            bad++;
+            continue;
+        }
+        pattern_fill(want, chunk - 1, SEED(t), (uint64_t)next[t] * (chunk - 1));
+        if (memcmp(want, rx_log + i + 1, chunk - 1) || next[t] >= per_hart)
+            bad++;
+        else
+            next[t]++;
+    }
+    *missing = 0;
+    for (unsigned t = 0; t < s50.nharts; t++)
+        *missing += per_hart - next[t];
+    return bad + (rx_len % chunk != 0);
+}
+
+/* Section task: a loopback phase (writers or thre): run it, collect the
+ * rest, check. The counters' deltas over the phase must be its writes,
+ * bytes and drains (nothing else writes meanwhile). */
+static bool loopback_phase(const char *name, unsigned ch, unsigned n, bool with_drain)
+{
+    struct uart_counters c0, c1;
+    int one = 1, zero = 0;
+    chunk = ch, per_hart = n, drain_each = with_drain, rx_len = 0;
+    uint32_t total = s50.nharts * ch * n;
+
+    console_flush();
+    tcdrain(bench.fd);
+    bench_rx_flush();
+    bench_rx_own_begin();
+    bool counters = ioctl(bench.fd, UART_IOC_GET_COUNTERS, &c0) == 0;
+    if (ioctl(bench.fd, UART_IOC_LOOPBACK, &one) != 0) {
+        bench_rx_own_end(0);
+        printf("  diag=s50-%s status=SKIPPED reason=no-loopback\n", name);
+        return true;
+    }
+    bool ran = s50_run_phase(name, writer);
+    uint64_t end = clock_now_ns() + bench_line_ns(total) + 100 * bench.char_ns;
+    while (rx_len < total && clock_now_ns() < end) {
+        collect(0);
+        sleep_for(bench.char_ns);
+    }
+    tcdrain(bench.fd);
+    collect(0);
+    bool c_ok = !counters || ioctl(bench.fd, UART_IOC_GET_COUNTERS, &c1) == 0;
+    ioctl(bench.fd, UART_IOC_LOOPBACK, &zero);
+    bench_rx_own_end(rx_len);
+    unsigned missing, bad = check_log(&missing);
+    uint64_t writes = 0, bytes = 0, drains = 0, errs = 0;
+    for (unsigned h = 0; h < s50.nharts; h++) {
+        writes += s50.hart[h].writes, bytes += s50.hart[h].bytes;
+        drains += s50.hart[h].drains, errs += s50.hart[h].drain_errors;
+    }
+    bool ok = ran && !bad && !missing && rx_len == total && !errs;
+    printf("  diag=s50-%s status=%s harts=%u chunk=%u chunks_per_hart=%u bytes=%u received=%u "
+           "bad_chunks=%u missing_chunks=%u drains=%llu drain_errors=%llu watchdog=%d\n", name,
+           ok ? "PASS" : "FAIL", s50.nharts, ch, n, total, rx_len, bad, missing, U(drains),
+           U(errs), !ran);
+    if (counters && c_ok) {
+        uint64_t calls = c1.user_calls - c0.user_calls, acc = c1.user_acc - c0.user_acc;
+        uint64_t dc = c1.drain_calls - c0.drain_calls;
+        bool cok = calls == writes && acc == bytes && dc == drains + 1;  /* + the section's */
+        printf("  diag=s50-counters phase=%s status=%s user_calls=%llu writes=%llu "
+               "user_acc=%llu bytes=%llu drain_calls=%llu drains=%llu\n", name,
+               cok ? "PASS" : "FAIL", U(calls), U(writes), U(acc), U(bytes), U(dc),
+               U(drains + 1));
+        ok &= cok;
+    }
+    s50_print_harts(name);
+    return ok;
+}
+
+/* Drainer task on hart h >= 1 (drain phase): wait for hart 0's payload to
+ * be queued, tcdrain it, check that nothing is pending and that the
+ * payload's line time has passed. */
+static void drainer(void *arg)
+{
+    unsigned h = (unsigned)(uintptr_t)arg;
+    int pending = -1;
+
+    while (!__atomic_load_n(&drain_go, __ATOMIC_ACQUIRE))
+        sleep_for(bench.char_ns);
+    s50_maybe_yield(h);
+    s50.hart[h].drains++;
+    int rc = tcdrain(bench.fd);
+    uint64_t t = clock_now_ns();
+    ioctl(bench.fd, TIOCOUTQ, &pending);
+    bool bad = rc != 0 || pending != 0 || t - drain_t0 < drain_line_ns;
+    s50.hart[h].drain_errors += bad;
+    __atomic_fetch_add(&drain_bad, bad, __ATOMIC_RELAXED);
+    s50_task_done();
+}
+
+/* Section task: the drain phase: the other harts' drainers start, then
+ * this task (hart 0) writes the payload they drain. */
+static bool drain_phase(void)
+{
+    const uint8_t *pl = bench_payload(DRAIN_BYTES, 50);
+    drain_go = 0, drain_bad = 0;
+    drain_line_ns = bench_line_ns(DRAIN_BYTES);
+    bench_payload_begin("s50-drain");
+    memset(s50.hart, 0, sizeof s50.hart);
+    s50.done = 1;                        /* hart 0's part is this task's */
+    s50.deadline = clock_now_ns() + PHASE_NS;
+    for (unsigned h = 1; h < s50.nharts; h++)
+        task_spawn_on(h, &tasks[phase][h], "s50-drainer", drainer, (void *)(uintptr_t)h,
+                      stacks[phase][h], S50_STACK_WORDS);
+    phase++;
+    drain_t0 = clock_now_ns();
+    ssize_t k = write(bench.fd, pl, DRAIN_BYTES);
+    __atomic_store_n(&drain_go, 1, __ATOMIC_RELEASE);
+    while (s50.done < s50.nharts && sched_block_until(s50.deadline) != -ETIMEDOUT)
+        ;
+    bool ran = s50.done == s50.nharts;
+    bench_payload_end("s50-drain", DRAIN_BYTES, crc32_update(0, pl, DRAIN_BYTES));
+    bool ok = ran && k == DRAIN_BYTES && !drain_bad;
+    printf("  diag=s50-drain status=%s bytes=%u drainers=%u bad_drains=%u line_ns=%llu "
+           "watchdog=%d\n", ok ? "PASS" : "FAIL", DRAIN_BYTES, s50.nharts - 1, drain_bad,
+           U(drain_line_ns), !ran);
+    s50_print_harts("drain");
+    return ok;
+}
+
+/* Section task: start a phase on every hart, wait for it (see s50_smp.h). */
+bool s50_run_phase(const char *name, void (*entry)(void *))
+{
+    memset(s50.hart, 0, sizeof s50.hart);
+    s50.done = 0;
+    s50.deadline = clock_now_ns() + PHASE_NS;
+    for (unsigned h = 0; h < s50.nharts; h++)
+        task_spawn_on(h, &tasks[phase][h], name, entry, (void *)(uintptr_t)h,
+                      stacks[phase][h], S50_STACK_WORDS);
+    phase++;
+    while (__atomic_load_n(&s50.done, __ATOMIC_ACQUIRE) < s50.nharts)
+        if (sched_block_until(s50.deadline) == -ETIMEDOUT &&
+            __atomic_load_n(&s50.done, __ATOMIC_ACQUIRE) < s50.nharts)
+            return false;
+    return true;
+}
+
+/* A phase task on hart h: with a seed, yield where the hart's own
+ * xorshift says (about one call in three). */
+void s50_maybe_yield(unsigned h)
+{
+    static uint32_t state[HARTS_MAX];
+    if (!s50.yield_seed)
+        return;
+    uint32_t x = state[h] ? state[h] : s50.yield_seed * 2654435761U + h + 1;
+    x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+    state[h] = x;
+    for (unsigned k = x % 3 == 0 ? 1 + (x >> 8) % 3 : 0; k; k--) {
+        s50.hart[h].yields++;
+        sched_yield();
+    }
+}
+
+/* A phase task, at its end. */
+void s50_task_done(void)
+{
+    __atomic_fetch_add(&s50.done, 1, __ATOMIC_ACQ_REL);
+    waker_wake(&s50.main);
+}
+
+/* Section task: what each hart did in the phase. */
+void s50_print_harts(const char *phase)
+{
+    for (unsigned h = 0; h < s50.nharts; h++) {
+        struct s50_hart *x = &s50.hart[h];
+        printf("  diag=s50-hart phase=%s hart=%u writes=%llu bytes=%llu drains=%llu "
+               "drain_errors=%llu reads=%llu read_bytes=%llu yields=%llu\n", phase, h,
+               U(x->writes), U(x->bytes), U(x->drains), U(x->drain_errors), U(x->reads),
+               U(x->read_bytes), U(x->yields));
+    }
+}
+
+/* Section task: IER as the driver's shadow says, and the locks' waits. */
+static bool print_state(void)
+{
+    struct uart_irq_state s;
+    struct spinlock_stats port, wire;
+    bool ier_ok = uart_be_irq_state(&s) == 0 && s.ier_reg == s.ier_shadow;
+    uart_be_lock_stats(&port);
+    wire_model_lock_stats(&wire);
+    printf("  diag=s50-ier status=%s ier_shadow=0x%02x ier_reg=0x%02x tx_irq_on=%d\n",
+           ier_ok ? "PASS" : "FAIL", (unsigned)s.ier_shadow, (unsigned)s.ier_reg, s.tx_on);
+    printf("  diag=s50-locks port_acquired=%llu port_contended=%llu port_wait_cycles=%llu "
+           "wire_acquired=%llu wire_contended=%llu wire_wait_cycles=%llu\n", U(port.acquired),
+           U(port.contended), U(port.wait_cycles), U(wire.acquired), U(wire.contended),
+           U(wire.wait_cycles));
+    for (unsigned h = 0; h < s50.nharts; h++) {
+        struct spinlock_stats in;
+        sched_inbox_stats(h, &in);
+        printf("  diag=s50-inbox hart=%u acquired=%llu contended=%llu wait_cycles=%llu\n", h,
+               U(in.acquired), U(in.contended), U(in.wait_cycles));
+    }
+    return ier_ok;
+}
+
+/* Section task. */
+enum bench_status s50_smp(void)
+{
+    char arg[16];
+    s50.nharts = harts_online();
+    printf("  diag=s50-harts harts=%u platform_harts=%u\n", s50.nharts, harts_count());
+    if (s50.nharts < 2)
+        return bench_skip("one-hart");
+    phase = 0;
+    s50.main = waker_current();
+    s50.yield_seed = bootarg("s50_yield_seed", arg, sizeof arg) ? (uint32_t)atoi(arg) : 0;
+    printf("  diag=s50-stress yield_seed=%u\n", s50.yield_seed);
+    nb_fd = open("/dev/console", O_RDWR | O_NONBLOCK);
+    unsigned ch = 16 / s50.nharts < 2 ? 2 : 16 / s50.nharts;   /* all in one RX FIFO */
+    bool ok = loopback_phase("writers", ch, CHUNKS, false);
+    ok &= loopback_phase("thre", THRE_CHUNK * s50.nharts <= 16 ? THRE_CHUNK : ch, THRE_ITERS,
+                         true);
+    ok &= drain_phase();
+    int rx = s50_rx_phase();
+    ok &= rx != 0;
+    ok &= print_state();
+    close(nb_fd);
+    bench_rx_mark("s50-rx-window");
+    return ok ? BENCH_PASS : bench_fail("s50-check");
+}
