@@ -58,6 +58,7 @@ static bool drain_each;
 static uint64_t drain_t0, drain_line_ns;
 static volatile unsigned drain_go;
 static unsigned drain_bad;
+static uint32_t written;                 /* loopback bytes written by all harts */
 
 /* A phase task: whatever has come back, appended to the log. */
 static void collect(unsigned h)
@@ -72,6 +73,20 @@ static void collect(unsigned h)
     spin_unlock_irqrestore(&log_lock, f);
 }
 
+/* writer, before a write: until what all harts wrote has come back (at
+ * most a FIFO's worth is then in flight: the harts' next chunks), or 64
+ * characters' time. A design whose TX task spins while RX waits (the
+ * copier) overruns the RX FIFO with more. */
+static void pace(unsigned h)
+{
+    uint64_t end = clock_now_ns() + 64 * bench.char_ns;
+    while (__atomic_load_n(&written, __ATOMIC_ACQUIRE) !=
+               __atomic_load_n(&rx_len, __ATOMIC_ACQUIRE) && clock_now_ns() < end) {
+        collect(h);
+        sleep_for(bench.char_ns);
+    }
+}
+
 /* Writer task on hart h (writers and thre phases): per_hart chunks of
  * `chunk` bytes, each a write of its own (with a tcdrain after it in the
  * thre phase), collecting after each. */
@@ -83,8 +98,10 @@ static void writer(void *arg)
     for (unsigned s = 0; s < per_hart; s++) {
         buf[0] = TAG(h);
         pattern_fill(buf + 1, chunk - 1, SEED(h), (uint64_t)s * (chunk - 1));
+        pace(h);
         s50_maybe_yield(h);
         if (write(bench.fd, buf, chunk) == (ssize_t)chunk) {
+            __atomic_fetch_add(&written, chunk, __ATOMIC_ACQ_REL);
             s50.hart[h].writes++;
             s50.hart[h].bytes += chunk;
         }
@@ -129,7 +146,7 @@ static bool loopback_phase(const char *name, unsigned ch, unsigned n, bool with_
 {
     struct uart_counters c0, c1;
     int one = 1, zero = 0;
-    chunk = ch, per_hart = n, drain_each = with_drain, rx_len = 0;
+    chunk = ch, per_hart = n, drain_each = with_drain, rx_len = 0, written = 0;
     uint32_t total = s50.nharts * ch * n;
 
     console_flush();

@@ -18,8 +18,9 @@ void engine_init(struct uart_port *p)
     (void)p;
 }
 
-/* Task, any hart, holding the writer turn: every byte out before returning (non-blocking changes nothing: a
- * polled console has no queue to be full). */
+/* Task, any hart, holding the writer turn: every byte out before
+ * returning (non-blocking changes nothing: a polled console has no
+ * queue to be full). */
 size_t engine_write(struct uart_port *p, const uint8_t *buf, size_t n, bool nonblock)
 {
     (void)nonblock;
