@@ -68,5 +68,6 @@ enum bench_status s00_manifest(void)
     printf("  s42_payload=%u s43_interval_us=%llu s43_burst_bytes=%u hart_count=%u\n",
            S42_PAYLOAD, (unsigned long long)(S43_INTERVAL_NS / 1000), S43_BURST,
            harts_count());
+    printf("  s50_phases=writers,thre,drain,rx\n");
     return BENCH_PASS;
 }

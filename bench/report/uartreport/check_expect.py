@@ -10,10 +10,10 @@ from . import series
 from .analysis import s43_phases, s43_settings
 
 SUITE = ("S00", "S05", "S06", "S10", "S11", "S12", "S13", "S14", "S20", "S21",
-         "S30", "S31", "S32", "S33", "S41", "S42", "S43", "S40")
+         "S30", "S31", "S32", "S33", "S41", "S42", "S43", "S40", "S50")
 # Sections newer than the rest of the suite, with the manifest key that came
 # with them: a log whose manifest lacks the key predates the section.
-LATER = {"S32": "rx_sustained_bytes", "S33": "rx_duplex_bytes"}
+LATER = {"S32": "rx_sustained_bytes", "S33": "rx_duplex_bytes", "S50": "s50_phases"}
 # The S32/S33 stream figures (diag=s32-rx / s32-cpu, s33-rx / s33-cpu).
 RX_FIELDS = ["sent", "received", "lost", "dropped", "overruns_model", "overruns_driver",
              "crc_rx", "crc_delivered", "crc_check", "accounted", "read_errno"]
@@ -48,6 +48,13 @@ REQUIRED = {
     "S42": [["write_return_us", "useful_iters", "overlap_efficiency"],
             ["median_overlap_efficiency"]],
     "S43": [["p50_ns", "p95_ns", "p99_ns", "max_ns"]],
+    # S50 (more than one hart; SKIPPED with one): the loopback phases, the
+    # cross-hart drain, the locks' waits
+    "S50": [["harts", "chunk", "chunks_per_hart", "bytes", "received", "bad_chunks",
+             "missing_chunks", "drains", "drain_errors"],
+            ["bytes", "drainers", "bad_drains", "line_ns"],
+            ["port_acquired", "port_contended", "port_wait_cycles", "wire_acquired",
+             "wire_contended", "wire_wait_cycles"]],
 }
 
 # S41's figures from each CPU counter: `not-available` where the manifest
@@ -154,6 +161,8 @@ def witnesses(log):
                 for g in range(1, groups + 1)],
         # the TX burst of S33 is as long as its RX stream (bench/s32_s33.c)
         "S33": [("s33-tx", number(log, "rx_duplex_bytes", 4096), True)],
+        # the payload hart 0 queues and the other harts drain (bench/s50_smp.c)
+        "S50": [("s50-drain", 256, True)],
     })
     return out
 

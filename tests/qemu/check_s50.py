@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Section S50 (the driver under callers on several harts) at -smp N
+under icount: boot the image twice with scripts/qemu-run and
+`sections=S50` (plus `s50_yield_seed=SEED`, the stress variant: seeded
+extra yields), require exit 0, `diag=s50-harts harts=N`, the section's
+status (PASS; SKIPPED with reason one-hart at -smp 1) and every
+`diag=s50-*` check line PASS, the two logs byte-identical from the
+section header on (the run is deterministic: a difference is a race or a
+host-time dependency), and `bench/report/report --check` to accept the
+log."""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..", "..")
+QEMU_RUN = os.path.join(ROOT, "scripts", "qemu-run")
+REPORT = os.path.join(ROOT, "bench", "report", "report")
+HEADER = "=== [S50] "
+
+
+def boot(args, log):
+    """One boot; (status, the log from the S50 header on)."""
+    append = "sections=S50" + (f" s50_yield_seed={args.seed}" if args.seed else "")
+    cmd = [sys.executable, QEMU_RUN, "--image-dir", args.image_dir, "--log", log,
+           "--timeout", str(args.timeout), "--smp", str(args.smp), "--quiet",
+           "--append", append]
+    status = subprocess.run(cmd, stdin=subprocess.DEVNULL).returncode
+    with open(log, "rb") as f:
+        text = f.read().decode("utf-8", "replace").replace("\r\n", "\n")
+    i = text.find(HEADER)
+    return status, text[i:] if i >= 0 else ""
+
+
+def check_body(k, body, args):
+    """The checks of one run's S50 part; a list of errors."""
+    errors = []
+    if f"  diag=s50-harts harts={args.smp} platform_harts={args.smp}\n" not in body:
+        errors.append(f"run {k}: no `diag=s50-harts harts={args.smp}`")
+    if args.smp == 1:
+        if not re.search(r"^  section=S50 status=SKIPPED reason=one-hart ", body, re.M):
+            errors.append(f"run {k}: S50 not SKIPPED (one-hart) at -smp 1")
+        return errors
+    if not re.search(r"^  section=S50 status=PASS ", body, re.M):
+        errors.append(f"run {k}: no `section=S50 status=PASS`")
+    for phase in ("writers", "thre", "drain", "rx", "ier"):
+        if not re.search(rf"^  diag=s50-{phase} status=(PASS|SKIPPED) ", body, re.M):
+            errors.append(f"run {k}: s50-{phase} not PASS")
+    for m in re.finditer(r"^  diag=s50-\S+ (?:phase=\S+ )?status=(\S+)", body, re.M):
+        if m.group(1) not in ("PASS", "SKIPPED"):
+            errors.append(f"run {k}: {m.group(0).strip()}")
+    if args.seed and not re.search(rf"^  diag=s50-stress yield_seed={args.seed}$", body, re.M):
+        errors.append(f"run {k}: the seed was not applied")
+    if args.seed and not re.search(r" yields=[1-9]", body):
+        errors.append(f"run {k}: no extra yields were made")
+    return errors
+
+
+def main():
+    """Two boots, the checks, the verdict."""
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--image-dir", required=True)
+    p.add_argument("--smp", type=int, required=True)
+    p.add_argument("--seed", type=int, default=0, help="s50_yield_seed (0: none)")
+    p.add_argument("--log", required=True, help="prefix: PREFIX-1.log, PREFIX-2.log")
+    p.add_argument("--timeout", type=float, default=120)
+    args = p.parse_args()
+    errors, bodies = [], []
+    for k in (1, 2):
+        log = f"{args.log}-{k}.log"
+        status, body = boot(args, log)
+        print(body, end="")
+        if status != 0:
+            errors.append(f"run {k}: exit status {status}")
+        errors += check_body(k, body, args)
+        bodies.append(body)
+        if k == 1 and status == 0:
+            rc = subprocess.run([sys.executable, REPORT, "--check", log],
+                                stdin=subprocess.DEVNULL).returncode
+            if rc != 0:
+                errors.append(f"run {k}: report --check failed ({rc})")
+    if bodies[0] != bodies[1]:
+        errors.append("the two runs' logs differ")
+    for e in errors:
+        print(f"FAIL: {e}")
+    if not errors:
+        print(f"ok: S50 at -smp {args.smp} seed {args.seed}, two runs byte-identical")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
