@@ -26,6 +26,11 @@ struct stub_counts stub;
 /* Stubs of the kernel services the model calls. Reading the clock stands
  * for the model's own work (every hook reads it): MODEL_STEP_INSNS. */
 void host_irq_enabled(void) {}
+/* The model's lock (wire_priv.h), contended: never, on one thread. */
+void host_spin_hint(void)
+{
+    abort();
+}
 /* The model, any context: the stubbed clock, one model step of work. */
 uint64_t clock_now_ns(void)
 {

@@ -5,6 +5,7 @@
  * register helpers, which go through the register seam (uart_16550.h
  * built with WIRE_BAUD: fake_acct.c's uart_model_* into the model's
  * hooks) as the drivers' accesses do. */
+#include <stdlib.h>
 #include "check.h"
 #include "cpu_acct.h"
 #include "csr.h"
@@ -25,6 +26,11 @@ static bool finding;
 
 /* csr.h's irq_restore, any context: no fake interrupts here. */
 void host_irq_enabled(void) {}
+/* The model's lock (wire_priv.h), contended: never, on one thread. */
+void host_spin_hint(void)
+{
+    abort();
+}
 /* The model, any context: the stubbed clock. */
 uint64_t clock_now_ns(void)
 {

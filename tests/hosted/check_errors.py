@@ -20,7 +20,7 @@ USAGE, TTY = 101, 102
 
 def cases(far_path, regular):
     """(name, args, status, stderr regex, preexec) of every refusal."""
-    sections = "S00,S05,S06,S10,S11,S12,S13,S14,S20,S21,S30,S31,S32,S33,S41,S42,S43,S40"
+    sections = "S00,S05,S06,S10,S11,S12,S13,S14,S20,S21,S30,S31,S32,S33,S41,S42,S43,S40,S50"
     good = ["--tty", far_path, "--baud", "115200"]
     return [
         ("missing-tty", ["--baud", "115200"], USAGE, r"--tty PATH is missing"),

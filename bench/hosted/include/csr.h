@@ -18,4 +18,8 @@ uint64_t rdcycle(void);
 static inline unsigned long irq_save(void) { return 0; }
 static inline void irq_restore(unsigned long flags) { (void)flags; }
 
+/* Any thread: a busy-wait loop's hint (spinlock.h, which the wire
+ * model's no-model build includes and never takes). */
+static inline void cpu_spin_hint(void) {}
+
 #endif
