@@ -216,31 +216,52 @@ uint32_t wire_read(const struct uart_cfg *c, unsigned r, uint32_t mask)
     return ier_hw | (ier_thri ? UART_IER_THRI : 0);   /* IER */
 }
 
-/* The seam's entry points (wire_seam.S) through cpu_acct_call, sim
- * account, interrupts masked, on the hart that makes the access:
- * wire_read, wire_write, wire_write_thr with the seam's arguments, under
- * wire_lock (the lock's cost is the simulation's). */
-uintptr_t wire_hook_read(uintptr_t c, uintptr_t r, uintptr_t mask)
+/* wire_hook_*, more than one hart online: the call under wire_lock. */
+static __attribute__((noinline)) uintptr_t hook_locked(uintptr_t (*fn)(uintptr_t, uintptr_t,
+                                                                        uintptr_t),
+                                                       uintptr_t a, uintptr_t b, uintptr_t c)
 {
     bool took = wire_enter();
-    uintptr_t v = wire_read((const struct uart_cfg *)c, (unsigned)r, (uint32_t)mask);
+    uintptr_t v = fn(a, b, c);
     wire_leave(took);
     return v;
+}
+
+/* wire_hook_read's call (any hart, interrupts masked). */
+static uintptr_t do_read(uintptr_t c, uintptr_t r, uintptr_t mask)
+{
+    return wire_read((const struct uart_cfg *)c, (unsigned)r, (uint32_t)mask);
+}
+
+/* wire_hook_write's call (any hart, interrupts masked). */
+static uintptr_t do_write(uintptr_t c, uintptr_t r, uintptr_t pv)
+{
+    return wire_write((const struct uart_cfg *)c, (unsigned)r, (uint32_t *)pv);
+}
+
+/* wire_hook_thr's call (any hart, interrupts masked). */
+static uintptr_t do_thr(uintptr_t c, uintptr_t n, uintptr_t unused)
+{
+    (void)unused;
+    return wire_write_thr((const struct uart_cfg *)c, (uint32_t)n);
+}
+
+/* The seam's entry points (wire_seam.S) through cpu_acct_call, sim
+ * account, interrupts masked, on the hart that makes the access:
+ * wire_read, wire_write, wire_write_thr with the seam's arguments; under
+ * wire_lock while other harts are online (the lock's cost is the
+ * simulation's), straight through with one hart. */
+uintptr_t wire_hook_read(uintptr_t c, uintptr_t r, uintptr_t mask)
+{
+    return harts_many() ? hook_locked(do_read, c, r, mask) : do_read(c, r, mask);
 }
 uintptr_t wire_hook_write(uintptr_t c, uintptr_t r, uintptr_t pv)
 {
-    bool took = wire_enter();
-    uintptr_t v = wire_write((const struct uart_cfg *)c, (unsigned)r, (uint32_t *)pv);
-    wire_leave(took);
-    return v;
+    return harts_many() ? hook_locked(do_write, c, r, pv) : do_write(c, r, pv);
 }
 uintptr_t wire_hook_thr(uintptr_t c, uintptr_t n, uintptr_t unused)
 {
-    (void)unused;
-    bool took = wire_enter();
-    uintptr_t v = wire_write_thr((const struct uart_cfg *)c, (uint32_t)n);
-    wire_leave(took);
-    return v;
+    return harts_many() ? hook_locked(do_thr, c, n, unused) : do_thr(c, n, unused);
 }
 
 /* Interrupts masked: n THR stores at now enter the modelled line, as
