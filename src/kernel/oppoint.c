@@ -19,7 +19,7 @@
 static char why[256];
 static const char *source = "build";
 static struct peer_point peer = { PEER_STREAM, 0, 0 };
-static bool clock_free = true;         /* wire_clock=free (default) or raw */
+static bool clock_free;                /* wire_clock=free, or raw (the default) */
 
 /* oppoint_apply: the boot argument peer=, checked against baud; NULL,
  * or why it is refused. */
@@ -57,8 +57,9 @@ static const char *clock_apply(void)
     else if (strcmp(arg, "free") == 0 || strcmp(arg, "raw") == 0)
         return clock_free = arg[0] == 'f', NULL;
     else
-        snprintf(why, sizeof why, "bad boot argument wire_clock=%s; valid values: free (the "
-                 "model's simulation takes no time on the guest's clock, the default), raw", arg);
+        snprintf(why, sizeof why, "bad boot argument wire_clock=%s; valid values: raw (the "
+                 "model's simulation runs on the guest's clock, the default), free (it takes no "
+                 "time on it)", arg);
     return why;
 }
 
@@ -93,8 +94,8 @@ const char *oppoint_apply(struct uart_cfg *c)
     return bad ? bad : clock_apply();
 }
 
-/* Boot, after cpu_acct_init: whether wire_clock= asks for the model's
- * time to be taken out of the clock (the default). */
+/* Boot, after cpu_acct_init: whether wire_clock=free asks for the
+ * model's time to be taken out of the clock. */
 bool oppoint_clock_free(void)
 {
     return clock_free;
