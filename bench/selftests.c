@@ -21,7 +21,7 @@ static const struct {
     { "posix", selftest_posix },             { "loopback", selftest_loopback },
     { "wakers", selftest_wakers },           { "busy-irq", selftest_busy_irq },
     { "acct", selftest_acct },               { "rx-overrun", selftest_rx_overrun },
-    { "writers", selftest_writers },
+    { "writers", selftest_writers },         { "smp", selftest_smp },
 };
 
 /* Main task (kmain): the self-test, or every selected section; returns

@@ -15,12 +15,17 @@
  * tick), which it updates. */
 static inline uint64_t clock_free_value(uint64_t raw_ns, uint64_t sim_ns, uint64_t *last)
 {
-    uint64_t v = raw_ns > sim_ns ? raw_ns - sim_ns : 0;
+    uint64_t v = raw_ns > sim_ns ? raw_ns - sim_ns : 0, old;
 
-    if (v < *last)
-        return *last;
-    *last = v;
-    return v;
+#if defined(__riscv) && !defined(HOST_TEST)
+    /* one atomic max: every hart reads the one clock */
+    __asm__ volatile("amomaxu.d %0, %2, (%1)" : "=r"(old) : "r"(last), "r"(v) : "memory");
+#else
+    old = *last;
+    if (v > old)
+        *last = v;
+#endif
+    return old > v ? old : v;
 }
 
 #endif

@@ -5,7 +5,11 @@
  * work a real board's hardware does), so any window can be split into
  * busy, idle and simulated time.
  * Exactly one account owns the CPU at a time; a switch charges the time
- * since the last switch. */
+ * since the last switch. Every hart has its own accounts (thread-local:
+ * each hart's tp reaches its own), so each hart's time splits alike.
+ * Under QEMU -icount every hart's rdinstret and rdcycle read the one
+ * virtual clock: while two harts work, each hart's accounts grow by the
+ * instructions of both. */
 #ifndef CPU_ACCT_H
 #define CPU_ACCT_H
 
@@ -23,7 +27,7 @@
  * unmasking csrs (TAIL). At icount shift N each is worth 2^N counts. */
 #define TRAP_ACCT_HEAD 4
 #define TRAP_ACCT_TAIL 15
-#define CALL_ACCT_HEAD 3
+#define CALL_ACCT_HEAD 4
 #define CALL_ACCT_TAIL 15
 #define CPU_ACCT_FIX_TRAP_HEAD 0
 #define CPU_ACCT_FIX_TRAP_TAIL 1
@@ -35,7 +39,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "csr.h"
+#include "harts.h"
 #include "scheduler.h"
+
+#ifdef HOST_TEST
+#define CPU_ACCT_LOCAL             /* the host tests' one thread */
+#else
+#define CPU_ACCT_LOCAL HART_LOCAL
+#endif
 
 struct cpu_totals {
     struct cpu_acct tasks;   /* every task together */
@@ -45,7 +56,7 @@ struct cpu_totals {
     struct cpu_acct sim;     /* the wire model (zero when it is off) */
 };
 
-extern struct cpu_acct cpu_acct_isr, cpu_acct_idle, cpu_acct_sim, cpu_acct_rx;
+extern CPU_ACCT_LOCAL struct cpu_acct cpu_acct_isr, cpu_acct_idle, cpu_acct_sim, cpu_acct_rx;
 
 /* The current owner and the counter values at its last switch (one
  * object, so the switch addresses it once), and the HEAD/TAIL corrections
@@ -55,7 +66,7 @@ struct cpu_acct_now {
     uint64_t cycle, instret;
     uint64_t fix[CPU_ACCT_FIXES];
 };
-extern struct cpu_acct_now cpu_acct_now;
+extern CPU_ACCT_LOCAL struct cpu_acct_now cpu_acct_now;
 
 /* Counter units per retired instruction, as log2: rdinstret counts
  * 2^cpu_instret_shift per instruction (QEMU -icount shift=N: 2^N; a real
@@ -147,9 +158,15 @@ void cpu_acct_early_init(void);
  * of an instruction (panics when the icount_shift boot argument is bad or
  * disagrees), scale the corrections, start charging the running task. */
 void cpu_acct_init(void);
-/* Any task: totals since boot, up to now (tasks: everything that was not
- * ISR, RX, idle or simulation). */
+/* Boot of a secondary hart, interrupts masked, after sched_hart_init:
+ * the corrections (measured by hart 0), start charging its task. */
+void cpu_acct_hart_init(void);
+/* Any task: this hart's totals since boot, up to now (tasks: everything
+ * that was not ISR, RX, idle or simulation). */
 void cpu_acct_read(struct cpu_totals *out);
+/* Any task: hart h's totals since it started, up to its last account
+ * switch (this hart's: up to now, as cpu_acct_read). */
+void cpu_acct_read_hart(unsigned h, struct cpu_totals *out);
 
 /* Trap dispatch, interrupts masked: as cpu_acct_switch, at counter
  * values c, i taken earlier (the trap's first instruction). */

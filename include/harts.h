@@ -1,14 +1,67 @@
-/* The boot hart and the parking of the others (src/arch/riscv/harts.c). */
+/* The harts: the boot hart, the start of the others, per-hart data
+ * (src/arch/riscv/harts.c, start.S).
+ *
+ * Harts are numbered by index: 0 is the boot hart (the one that runs
+ * kmain and every single-hart section), 1.. the others in the order they
+ * started; the platform's hart ids (mhartid, the SBI's) can differ.
+ * Per-hart data are thread-local variables (HART_LOCAL): every hart's tp
+ * points at its own TLS block (picolibc's errno is one of them), so a
+ * hart reaches its own copy in one tp-relative instruction, and another
+ * hart's copy through hart_local_of(). */
 #ifndef HARTS_H
 #define HARTS_H
 
-/* Boot, interrupts masked: record the boot hart, park the other harts
- * the firmware holds (S-mode); returns how many were parked. */
+#define HARTS_MAX 8   /* hart indices (and, in M-mode, ids) the kernel serves */
+
+#ifndef __ASSEMBLER__
+#include <stdint.h>
+
+/* A variable with one instance per hart, reached through tp. */
+#define HART_LOCAL __thread __attribute__((tls_model("local-exec")))
+
+/* Boot, interrupts masked: record the boot hart and move the other harts
+ * the firmware holds (S-mode) to the start-up wait (start.S); returns
+ * how many were moved. */
 unsigned harts_init(unsigned long boot_hartid);
+/* Boot hart, main task, after the kernel is up: let the waiting harts
+ * run hart_main (interrupts, timer, scheduler of their own) and wait until
+ * each is in its scheduler; returns the number of harts online. */
+unsigned harts_release(void);
 /* Any context: the id of the hart that runs the kernel. */
 unsigned long harts_boot_id(void);
 /* Any task: the harts the platform started (the boot hart and every
- * parked one). */
+ * waiting one). */
 unsigned harts_count(void);
+/* Any context: the harts running the kernel (1 until harts_release). */
+unsigned harts_online(void);
 
+extern HART_LOCAL unsigned hart_self_index;   /* this hart's index */
+
+/* Any context: this hart's index. */
+static inline unsigned hart_self(void)
+{
+    return hart_self_index;
+}
+
+/* Any context: the platform's id of hart index h (PLIC context, SBI). */
+unsigned long hart_platform_id(unsigned h);
+
+#if defined(__riscv) && !defined(HOST_TEST)
+extern uintptr_t harts_tp[HARTS_MAX];   /* each online hart's TLS block */
+
+/* Any context: hart h's instance of the HART_LOCAL variable whose own
+ * instance is at mine. */
+static inline void *hart_local_of(unsigned h, void *mine)
+{
+    uintptr_t tp;
+    __asm__("mv %0, tp" : "=r"(tp));
+    return (void *)((uintptr_t)mine - tp + harts_tp[h]);
+}
+#endif
+
+/* Secondary hart start-up (harts.c), interrupts masked, on its own
+ * stack and TLS block: bring up this hart's kernel, then idle. */
+_Noreturn void hart_main(unsigned index);
+
+#endif /* !__ASSEMBLER__ */
 #endif

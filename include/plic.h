@@ -10,7 +10,11 @@ typedef void (*irq_handler_t)(void *arg);
 /* Boot, interrupts masked: everything disabled, threshold 0, external
  * interrupts enabled in xie. */
 void plic_init(void);
-/* Boot or task: route source irq to fn(arg) at priority 1 and enable it.
+/* Boot of a secondary hart, interrupts masked: its context as plic_init
+ * leaves hart 0's (no source enabled there). */
+void plic_hart_init(void);
+/* Boot or task: route source irq to fn(arg) at priority 1 and enable it
+ * for this hart.
  * Returns 0, or -EINVAL for irq 0, a source the board does not have, or
  * no fn. */
 int irq_register(uint32_t irq, irq_handler_t fn, void *arg);

@@ -8,6 +8,8 @@
 #define SBI_EXT_SRST 0x53525354L   /* "SRST" */
 #define SBI_EXT_HSM  0x48534DL     /* "HSM" */
 #define SBI_HSM_HART_START 0
+#define SBI_EXT_IPI  0x735049L    /* "sPI" */
+#define SBI_IPI_SEND 0             /* a0 = hart mask, a1 = mask base */
 #define SBI_SRST_SHUTDOWN 0
 #define SBI_SRST_REASON_NONE 0
 #define SBI_SRST_REASON_FAILURE 1

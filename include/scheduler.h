@@ -1,6 +1,9 @@
-/* Cooperative scheduler: tasks with static stacks, a FIFO run queue, and
- * wakers. A task runs until it yields, blocks or exits; interrupt
- * handlers never switch tasks, they only wake them.
+/* Cooperative scheduler: tasks with static stacks, a FIFO run queue per
+ * hart, and wakers. A task runs until it yields, blocks or exits;
+ * interrupt handlers never switch tasks, they only wake them. A task
+ * belongs to one hart for good (task_spawn: the spawner's; task_spawn_on:
+ * any online one) and runs only there; a wake from another hart goes
+ * through its hart's inbox and an IPI.
  *
  * Event order for a waiter: register interest (e.g. store the waker where
  * the ISR finds it), check the condition, then sched_block(). A wake that
@@ -35,6 +38,9 @@ struct task {
     struct cpu_acct acct;        /* cycles and instructions spent running */
     uint8_t state;
     bool queued;                 /* in the run queue: wakes enqueue once */
+    uint8_t hart;                /* the hart it runs on, for good */
+    uint32_t wake_pending;       /* in its hart's inbox (atomic) */
+    struct task *wake_next;      /* inbox link */
 };
 
 /* A waker names the task to make runnable; safe to fire from an ISR. */
@@ -51,6 +57,21 @@ void sched_init(void *boot_stack_lo);
 /* Any task: start entry(arg) on stack[words] as a new ready task. */
 void task_spawn(struct task *t, const char *name, void (*entry)(void *), void *arg,
                 uint64_t *stack, size_t words);
+
+/* Any task: start entry(arg) as a task of hart h (an online hart,
+ * harts.h); 0, or -EINVAL for a hart that is not online. */
+int task_spawn_on(unsigned h, struct task *t, const char *name, void (*entry)(void *),
+                  void *arg, uint64_t *stack, size_t words);
+/* Boot of a secondary hart, interrupts masked: its boot stack becomes
+ * the hart's task `name`. */
+void sched_hart_init(void *boot_stack_lo, const char *name);
+/* IPI handler (ipi_isr), interrupts masked: queue the tasks other harts
+ * woke for this hart. */
+void sched_ipi(void);
+
+struct spinlock_stats;
+/* Any context: the statistics of hart h's inbox lock (remote wakes). */
+void sched_inbox_stats(unsigned h, struct spinlock_stats *out);
 
 /* Any task: give the CPU to the next ready task, if any. */
 void sched_yield(void);

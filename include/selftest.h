@@ -11,5 +11,6 @@ int selftest_wakers(void);           /* repeated wakes enqueue once */
 int selftest_busy_irq(void);         /* interrupts in a busy loop, errno kept */
 int selftest_acct(void);             /* CPU accounting exact to the instruction */
 int selftest_posix(void);            /* POSIX error cases */
+int selftest_smp(void);              /* tasks on every hart: lock, IPI wakes, accounts */
 
 #endif

@@ -1,7 +1,9 @@
-/* Tickless timer: a queue of (absolute deadline, waker); the hardware
- * compare register always holds the earliest deadline, and nothing
- * interrupts while the queue is empty. Times are nanoseconds of
- * clock_now_ns(). */
+/* Tickless timer: a queue of (absolute deadline, waker) per hart; each
+ * hart's compare register always holds its queue's earliest deadline,
+ * and nothing interrupts while the queue is empty. A timer fires on the
+ * hart that armed it (its waker may name a task of any hart) and stays
+ * that hart's while armed. Times are
+ * nanoseconds of clock_now_ns(). */
 #ifndef TIMER_H
 #define TIMER_H
 
@@ -17,20 +19,25 @@ struct timer {
     bool sim;                        /* simulation (the wire model): its
                                       * time goes to the sim CPU account */
     volatile bool fired;
+    uint8_t hart;                    /* the hart whose queue it was armed on */
 };
 
-/* Boot, interrupts masked: no deadline programmed, timer IRQ enabled. */
+/* Boot of each hart, interrupts masked: no deadline programmed, timer
+ * IRQ enabled. */
 void timer_init(void);
 /* Timer interrupt: wake every expired timer, program the next deadline.
  * An interrupt for sim timers only is simulation as a whole (sim CPU
  * account); a sim timer's callback in a mixed one is charged to sim. */
 void timer_isr(void);
 
-/* Any context: arm t to wake w at deadline_ns (re-arms if armed);
- * 0, or -EINVAL for a NULL timer. */
+/* Any context: arm t on this hart to wake w at deadline_ns (re-arms if
+ * armed; an armed timer is re-armed on the hart it is armed on, or the
+ * kernel panics); 0, or -EINVAL for a NULL timer. */
 int timer_arm(struct timer *t, uint64_t deadline_ns, struct waker w);
-/* Any context: disarm t; true if it had not fired yet (false for NULL). */
+/* Any context: disarm t; true if it had not fired yet (false for NULL).
+ * An armed timer is cancelled on its own hart (else the kernel panics). */
 bool timer_cancel(struct timer *t);
+
 
 /* Any task: sleep until clock_now_ns() >= deadline_ns (returns at once
  * for a deadline in the past). */

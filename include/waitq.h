@@ -1,6 +1,7 @@
 /* Wait queues: any number of tasks wait for one event, in the order they
  * came, and none is lost. A waiter joins the queue before it checks its
- * condition, both with interrupts masked, then blocks; a wake (from a task
+ * condition, both with interrupts masked, then blocks (the queue's lock
+ * and a fence on either side order it against a waker on another hart); a wake (from a task
  * or an ISR) takes every waiter off the queue and makes each runnable, and
  * each checks its own condition again. Built on wakers (scheduler.h). */
 #ifndef WAITQ_H
@@ -9,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "scheduler.h"
+#include "spinlock.h"
 
 struct waitq_entry {
     struct waitq_entry *next;
@@ -19,15 +21,17 @@ struct waitq_entry {
 struct waitq {
     struct waitq_entry *head;
     struct waitq_entry **tail;    /* NULL: empty (set up lazily) */
+    struct spinlock lock;         /* the list, across harts */
 };
 
-/* Any context, interrupts masked: wake every waiter (waitq_wake_all). */
+/* Any context: wake every waiter (waitq_wake_all). */
 void waitq_wake_all_slow(struct waitq *q);
 
 /* Any context (task or ISR): wake every waiter of q, oldest first. Costs
- * one load when nobody waits. */
+ * a fence and one load when nobody waits. */
 static inline void waitq_wake_all(struct waitq *q)
 {
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);   /* the caller's news before the look */
     if (q->head)
         waitq_wake_all_slow(q);
 }

@@ -11,14 +11,14 @@
 #define UNIT_TRIES       3
 #define HZ_WINDOW_NS     10000000ULL   /* rdcycle window on real hardware */
 
-struct cpu_acct cpu_acct_isr, cpu_acct_idle, cpu_acct_sim, cpu_acct_rx;
-struct cpu_acct_now cpu_acct_now;
+HART_LOCAL struct cpu_acct cpu_acct_isr, cpu_acct_idle, cpu_acct_sim, cpu_acct_rx;
+HART_LOCAL struct cpu_acct_now cpu_acct_now;
 unsigned cpu_instret_shift;
 bool cpu_instret_exact;
-static struct cpu_acct before_init;   /* early boot's account, never read */
-static uint64_t boot_cycle, boot_instret;
+static HART_LOCAL struct cpu_acct before_init;   /* early boot's account, never read */
+static HART_LOCAL uint64_t boot_cycle, boot_instret;
 
-/* Boot, interrupts masked, kmain's first call: switches before
+/* Boot of each hart, interrupts masked, first call: switches before
  * cpu_acct_init (the UART set-up's, through the wire model) charge an
  * account nothing reads. */
 void cpu_acct_early_init(void)
@@ -49,15 +49,15 @@ static void instret_scale_init(void)
               want, (unsigned long long)unit, cpu_instret_shift);
 }
 
-/* Boot, interrupts masked. */
-void cpu_acct_init(void)
+/* Boot of each hart, interrupts masked, the unit known: this hart's
+ * corrections and accounts, charging its running task from now on. */
+void cpu_acct_hart_init(void)
 {
     static const uint64_t fix[CPU_ACCT_FIXES] = {
         [CPU_ACCT_FIX_TRAP_HEAD] = TRAP_ACCT_HEAD, [CPU_ACCT_FIX_TRAP_TAIL] = TRAP_ACCT_TAIL,
         [CPU_ACCT_FIX_CALL_HEAD] = CALL_ACCT_HEAD, [CPU_ACCT_FIX_CALL_TAIL] = CALL_ACCT_TAIL,
     };
 
-    instret_scale_init();
     for (unsigned k = 0; k < CPU_ACCT_FIXES; k++)
         cpu_acct_now.fix[k] = fix[k] << cpu_instret_shift;
     cpu_acct_isr = cpu_acct_idle = cpu_acct_sim = cpu_acct_rx = (struct cpu_acct){ 0 };
@@ -65,6 +65,13 @@ void cpu_acct_init(void)
     cpu_acct_now.owner = &sched_current()->acct;
     boot_cycle = cpu_acct_now.cycle = rdcycle();
     boot_instret = cpu_acct_now.instret = rdinstret();
+}
+
+/* Boot, hart 0, interrupts masked. */
+void cpu_acct_init(void)
+{
+    instret_scale_init();
+    cpu_acct_hart_init();
 }
 
 /* Any task: tasks = everything since boot that was not ISR, RX, idle or
@@ -82,6 +89,27 @@ void cpu_acct_read(struct cpu_totals *out)
     out->tasks.instret = cpu_acct_now.instret - boot_instret - out->isr.instret -
                          out->idle.instret - out->sim.instret - out->rx.instret;
     irq_restore(f);
+}
+
+/* Any task: hart h's totals, from its instances (another hart's: as of
+ * its last switch, read without stopping it). */
+void cpu_acct_read_hart(unsigned h, struct cpu_totals *out)
+{
+    if (h == hart_self()) {
+        cpu_acct_read(out);
+        return;
+    }
+    const struct cpu_acct_now *n = hart_local_of(h, &cpu_acct_now);
+    out->isr = *(const struct cpu_acct *)hart_local_of(h, &cpu_acct_isr);
+    out->idle = *(const struct cpu_acct *)hart_local_of(h, &cpu_acct_idle);
+    out->sim = *(const struct cpu_acct *)hart_local_of(h, &cpu_acct_sim);
+    out->rx = *(const struct cpu_acct *)hart_local_of(h, &cpu_acct_rx);
+    uint64_t c0 = *(const uint64_t *)hart_local_of(h, &boot_cycle);
+    uint64_t i0 = *(const uint64_t *)hart_local_of(h, &boot_instret);
+    out->tasks.cycles = n->cycle - c0 - out->isr.cycles - out->idle.cycles - out->sim.cycles -
+                        out->rx.cycles;
+    out->tasks.instret = n->instret - i0 - out->isr.instret - out->idle.instret -
+                         out->sim.instret - out->rx.instret;
 }
 
 /* Any task (the manifest): the CPU clock and where it comes from. On

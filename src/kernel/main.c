@@ -6,6 +6,7 @@
 #include "clock.h"
 #include "cpu_acct.h"
 #include "harts.h"
+#include "ipi.h"
 #include "oppoint.h"
 #include "csr.h"
 #include "kernel.h"
@@ -40,12 +41,14 @@ void kmain(unsigned long hartid, const void *fdt)
     clock_sim_free_init(WIRE_BAUD && board.qemu && cpu_instret_exact && oppoint_clock_free());
     timer_init();
     plic_init();
+    ipi_init();
     wire_model_init(&uart, oppoint_peer());
     irq_enable();
     if (uart_be_init(board.uart_irq))
         panic("UART backend %s failed to start", uart_be_name);
     posix_io_init();
     stdio_use_backend();
+    harts_release();                   /* the other harts idle in their schedulers */
     if (bad) {                         /* before any section: never a silent default */
         printf("%s\n", bad);
         kernel_exit(EXIT_BOOTARG);

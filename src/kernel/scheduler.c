@@ -1,15 +1,20 @@
-/* Cooperative scheduler: FIFO run queue, wakers, race-free idle. */
+/* Cooperative scheduler, one per hart: a FIFO run queue of the hart's
+ * own tasks, wakers, race-free idle. Only its hart touches a run queue
+ * (with interrupts masked, no lock): a task of another hart is woken
+ * through that hart's inbox and an IPI (sched_smp.c). */
 #include "cpu_acct.h"
 #include "csr.h"
+#include "harts.h"
 #include "kernel.h"
+#include "sched_priv.h"
 #include "scheduler.h"
 #include "trap.h"
 
 void switch_context(struct context *from, struct context *to);
 
-static struct task main_task = { .name = "main", .state = TASK_RUNNING };
-static struct task *current = &main_task;
-static struct task *rq_head, *rq_tail;
+static struct task main_tasks[HARTS_MAX];   /* each hart's boot context */
+static HART_LOCAL struct task *current;
+static HART_LOCAL struct task *rq_head, *rq_tail;
 
 /* Interrupts masked: append t to the run queue. */
 static void rq_push(struct task *t)
@@ -43,11 +48,22 @@ static void stack_guard_init(uint64_t *lo)
         lo[i] = TASK_STACK_GUARD;
 }
 
-/* Boot, interrupts masked. */
+/* Boot of each hart, interrupts masked: adopt the boot stack as the
+ * hart's task `name`. */
+void sched_hart_init(void *boot_stack_lo, const char *name)
+{
+    struct task *m = &main_tasks[hart_self()];
+
+    *m = (struct task){ .name = name, .state = TASK_RUNNING, .hart = (uint8_t)hart_self() };
+    m->stack_lo = boot_stack_lo;
+    stack_guard_init(m->stack_lo);
+    current = m;
+}
+
+/* Boot, hart 0, interrupts masked. */
 void sched_init(void *boot_stack_lo)
 {
-    main_task.stack_lo = boot_stack_lo;
-    stack_guard_init(main_task.stack_lo);
+    sched_hart_init(boot_stack_lo, "main");
 }
 
 /* Any context: report a broken stack guard and stop. */
@@ -119,15 +135,22 @@ static void task_start(void)
     task_exit();
 }
 
-/* Any task. */
-void task_spawn(struct task *t, const char *name, void (*entry)(void *), void *arg,
-                uint64_t *stack, size_t words)
+/* Any task: t set up to start entry(arg) on stack[words] on hart h. */
+void sched_task_setup(struct task *t, const char *name, void (*entry)(void *), void *arg,
+                      uint64_t *stack, size_t words, unsigned h)
 {
     *t = (struct task){ .name = name, .entry = entry, .arg = arg,
-                        .stack_lo = stack, .state = TASK_READY };
+                        .stack_lo = stack, .state = TASK_READY, .hart = (uint8_t)h };
     stack_guard_init(stack);
     t->ctx.ra = (uint64_t)task_start;
     t->ctx.sp = (uint64_t)&stack[words] & ~15ULL;
+}
+
+/* Any task: a new task on this hart. */
+void task_spawn(struct task *t, const char *name, void (*entry)(void *), void *arg,
+                uint64_t *stack, size_t words)
+{
+    sched_task_setup(t, name, entry, arg, stack, words, hart_self());
     unsigned long f = irq_save();
     rq_push(t);
     irq_restore(f);
@@ -162,10 +185,12 @@ void task_exit(void)
     panic("finished task %s resumed", current->name);
 }
 
-/* Any task: end t, which is not the running task; later wakes of it
- * are ignored and a queued entry is skipped. */
+/* Any task: end t, a task of this hart that is not the running task;
+ * later wakes of it are ignored and a queued entry is skipped. */
 void task_kill(struct task *t)
 {
+    if (t->hart != hart_self())
+        panic("task_kill: task %s belongs to hart %u, not %u", t->name, t->hart, hart_self());
     unsigned long f = irq_save();
     if (t != current)
         t->state = TASK_DONE;
@@ -185,15 +210,27 @@ void task_abort_from_isr(struct task *t)
         task_kill(t);
 }
 
-/* Any context (task or ISR). */
+/* Interrupts masked, this hart's task t: queue it unless it is queued
+ * or finished. */
+void sched_wake_local(struct task *t)
+{
+    if (!t->queued && t->state != TASK_DONE)
+        rq_push(t);
+}
+
+/* Any context (task or ISR): a task of another hart goes through that
+ * hart's inbox (sched_smp.c). */
 void waker_wake(const struct waker *w)
 {
     struct task *t = w->task;
     if (!t)
         return;
+    if (__builtin_expect(t->hart != hart_self(), 0)) {
+        sched_wake_remote(t);
+        return;
+    }
     unsigned long f = irq_save();
-    if (!t->queued && t->state != TASK_DONE)
-        rq_push(t);
+    sched_wake_local(t);
     irq_restore(f);
 }
 
@@ -203,9 +240,9 @@ struct task *sched_current(void)
     return current;
 }
 
-/* Any context. */
+/* Any context ("boot" before sched_init, e.g. in an early panic). */
 const char *sched_current_name(void)
 {
-    return current->name;
+    return current ? current->name : "boot";
 }
 

@@ -1,14 +1,21 @@
-/* Tickless timer queue on top of the one hardware compare register. */
+/* Tickless timer queues, one per hart on top of its compare register. A
+ * timer is armed on the queue of the hart that arms it and fires there.
+ * A queue is its hart's alone, touched with interrupts masked and no lock
+ * (the wire model arms a timer per FIFO refill: a lock pair there costs
+ * S41 some 6 % of its instructions per byte); re-arming or cancelling an
+ * armed timer from another hart is refused (panic), never a corruption. */
 #include <errno.h>
 #include "clock.h"
 #include "cpu_acct.h"
 #include "csr.h"
+#include "harts.h"
+#include "kernel.h"
 #include "timer.h"
 
-static struct timerq queue;
+static HART_LOCAL struct timerq queue;
 /* No deadline is ever 0 ns: marks the hardware value as fired. */
 #define TIMER_SPENT 0
-static uint64_t programmed = UINT64_MAX;   /* deadline in hardware, ns */
+static HART_LOCAL uint64_t programmed;   /* deadline in hardware, ns */
 
 /* Interrupts masked: keep the hardware at the queue's earliest deadline. */
 static void reprogram(void)
@@ -20,10 +27,11 @@ static void reprogram(void)
     timer_hw_set(next == UINT64_MAX ? UINT64_MAX : clock_deadline_ticks(next));
 }
 
-/* Boot, interrupts masked. */
+/* Boot of each hart, interrupts masked. */
 void timer_init(void)
 {
     timerq_init(&queue);
+    programmed = UINT64_MAX;
     timer_hw_init();
     timer_hw_set(UINT64_MAX);
     csr_set(CSR_XIE, 1UL << IRQ_XTIMER);
@@ -48,7 +56,13 @@ static bool only_sim_expired(uint64_t now)
     return true;
 }
 
-/* Timer interrupt, interrupts masked. */
+/* timer_arm, timer_cancel: t, armed, belongs to another hart's queue. */
+static __attribute__((noinline, cold, noreturn)) void foreign_timer(const struct timer *t)
+{
+    panic("timer %p armed on hart %u used from hart %u", (const void *)t, t->hart, hart_self());
+}
+
+/* Timer interrupt, interrupts masked: this hart's expired timers. */
 void timer_isr(void)
 {
     struct timerq_entry *e;
@@ -79,6 +93,9 @@ int timer_arm(struct timer *t, uint64_t deadline_ns, struct waker w)
     if (!t)
         return -EINVAL;
     unsigned long f = irq_save();
+    if (__builtin_expect(t->entry.armed && t->hart != hart_self(), 0))
+        foreign_timer(t);
+    t->hart = (uint8_t)hart_self();
     t->waker = w;
     t->fired = false;
     timerq_insert(&queue, &t->entry, deadline_ns);
@@ -93,6 +110,12 @@ bool timer_cancel(struct timer *t)
     if (!t)
         return false;
     unsigned long f = irq_save();
+    if (__builtin_expect(t->hart != hart_self(), 0)) {
+        if (t->entry.armed)
+            foreign_timer(t);
+        irq_restore(f);
+        return false;   /* fired (or never armed) on its hart */
+    }
     bool was = timerq_cancel(&queue, &t->entry);
     if (was)
         reprogram();   /* no interrupt for a deadline nobody waits for */

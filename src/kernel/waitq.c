@@ -1,30 +1,39 @@
 /* Wait queues (waitq.h): a FIFO list of entries that live on the waiting
- * tasks' stacks. Kept apart from the scheduler so the host tests' fake
- * kernel runs this very code. */
+ * tasks' stacks, under the queue's ticket lock (waiters and wakers may be
+ * on different harts). Kept apart from the scheduler so the host tests'
+ * fake kernel runs this very code. */
 #include <errno.h>
 #include "clock.h"
 #include "csr.h"
+#include "spinlock.h"
 #include "timer.h"
 #include "waitq.h"
 
-/* waitq_wait, interrupts masked: e at the tail of q. */
+/* waitq_wait, interrupts masked: e at the tail of q; then a full fence,
+ * so the caller's check of its condition comes after e is visible to
+ * any waker (which fences before it looks at the queue). */
 static void link(struct waitq *q, struct waitq_entry *e)
 {
+    spin_lock(&q->lock);
     if (!q->head)
         q->tail = &q->head;
     e->next = 0;
     e->q = q;
     *q->tail = e;
     q->tail = &e->next;
+    spin_unlock(&q->lock);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
-/* waitq_wait, interrupts masked: e off its queue, if a wake has not
- * taken it off already. */
-static void unlink(struct waitq_entry *e)
+/* waitq_wait, interrupts masked: e off q, if a wake has not taken it
+ * off already. */
+static void unlink(struct waitq *q, struct waitq_entry *e)
 {
-    struct waitq *q = e->q;
-    if (!q)
+    spin_lock(&q->lock);
+    if (!e->q) {
+        spin_unlock(&q->lock);
         return;
+    }
     struct waitq_entry **pp = &q->head;
     while (*pp != e)
         pp = &(*pp)->next;
@@ -32,12 +41,15 @@ static void unlink(struct waitq_entry *e)
     if (q->tail == &e->next)
         q->tail = pp;
     e->q = 0;
+    spin_unlock(&q->lock);
 }
 
-/* Any context, interrupts masked (or an ISR). */
+/* Any context (waitq_wake_all). Every entry is taken off and its task
+ * woken under the lock: once an entry is off, its waiter may return and
+ * its stack frame be gone. */
 void waitq_wake_all_slow(struct waitq *q)
 {
-    unsigned long f = irq_save();
+    unsigned long f = spin_lock_irqsave(&q->lock);
     struct waitq_entry *e = q->head;
     q->head = 0;
     q->tail = &q->head;
@@ -48,7 +60,7 @@ void waitq_wake_all_slow(struct waitq *q)
         waker_wake(&w);
         e = next;
     }
-    irq_restore(f);
+    spin_unlock_irqrestore(&q->lock, f);
 }
 
 /* Task. */
@@ -68,9 +80,9 @@ int waitq_wait(struct waitq *q, bool (*cond)(void *), void *arg, uint64_t deadli
         }
         if (!deadline_ns)
             sched_block();
-        unlink(&e);
+        unlink(q, &e);
     }
-    unlink(&e);
+    unlink(q, &e);
     irq_restore(f);
     return rc;
 }

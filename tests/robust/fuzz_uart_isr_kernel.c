@@ -69,6 +69,12 @@ void host_irq_enabled(void)
         run_isr();
 }
 
+/* A contended spinlock's wait (spinlock.h): one thread, never contended. */
+void host_spin_hint(void)
+{
+    FAIL("host_spin_hint: a spinlock was contended with one thread");
+}
+
 /* waitq_wait without a deadline: no operation here may block so. */
 void sched_block(void)
 {

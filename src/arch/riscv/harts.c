@@ -1,48 +1,160 @@
-/* Secondary harts. M-mode images: every hart enters _start and all but
- * hart 0 park there. S-mode images: OpenSBI keeps the other harts in its
- * HSM wait loop, which on QEMU 7.2 spins with an IPI pending (wfi returns
- * at once), so under icount their instructions would drive the virtual
- * clock; the boot hart moves each of them into hart_park with SBI HSM
- * hart_start, where they sleep in wfi with every interrupt disabled. */
+/* The harts. M-mode images: every hart enters _start and all but hart 0
+ * wait in hart_wait (start.S). S-mode images: OpenSBI keeps the other
+ * harts in its HSM wait loop, which on QEMU 7.2 spins with an IPI pending
+ * (wfi returns at once), so under icount their instructions would drive
+ * the virtual clock; the boot hart moves each of them into hart_wait_s
+ * with SBI HSM hart_start at boot, where they sleep in wfi with only the
+ * software interrupt enabled. harts_release then hands each its stack and
+ * TLS block and lets it into hart_main: its own trap vector, accounts,
+ * timer, PLIC context and scheduler, and the IPI that wakes it. */
+#include <stdbool.h>
 #include <stdint.h>
+#include "cpu_acct.h"
+#include "clock.h"
 #include "csr.h"
 #include "harts.h"
+#include "ipi.h"
+#include "kernel.h"
+#include "plic.h"
 #include "sbi.h"
+#include "scheduler.h"
+#include "timer.h"
+#include "trap.h"
 
-#define HARTS_MAX 8   /* hart ids tried; absent ones are refused by SBI */
+#define HART_STACK_WORDS 1024        /* a secondary's boot stack: 8 KiB */
+#define HART_TLS_BYTES   1024        /* a secondary's TLS block */
+#define RELEASE_WAIT_NS  2000000000ULL  /* every hart is in by then */
+#define RELEASE_POLL_NS  100000ULL
+#define RELEASE_GRACE_NS 1000000ULL   /* M-mode: the harts started at reset arrive */
 
-void hart_park(void);
-static unsigned long boot_hart;
+void hart_wait_s(void);
+extern volatile uint32_t harts_parked, harts_waiting, harts_go;   /* start.S */
+extern char __tls_base[], __tls_size[];                             /* sections.ld */
 
-/* Boot, interrupts masked: remember the boot hart, park the others.
- * Returns how many harts were moved into hart_park. */
+HART_LOCAL unsigned hart_self_index;
+uintptr_t harts_tp[HARTS_MAX];
+uintptr_t harts_sp[HARTS_MAX];
+static unsigned long hart_ids[HARTS_MAX];
+static volatile uint32_t online = 1;
+static unsigned moved_in;   /* S-mode: harts HSM started (they arrive later) */
+static uint64_t stacks[HARTS_MAX - 1][HART_STACK_WORDS] __attribute__((aligned(16)));
+static uint8_t tls_blocks[HARTS_MAX - 1][HART_TLS_BYTES] __attribute__((aligned(64)));
+
+/* Boot, interrupts masked: remember the boot hart; in S-mode move the
+ * others into hart_wait_s, giving each the next index. Returns how many
+ * were moved. */
 unsigned harts_init(unsigned long boot_hartid)
 {
-    unsigned parked = 0;
+    unsigned moved = 0;
 
-    boot_hart = boot_hartid;
+    hart_ids[0] = boot_hartid;
+    harts_tp[0] = (uintptr_t)__tls_base;
 #if PRIV_S
-    for (unsigned long h = 0; h < HARTS_MAX; h++)
+    for (unsigned long h = 0; h < HARTS_MAX && moved + 1 < HARTS_MAX; h++)
         if (h != boot_hartid &&
-            sbi_call(SBI_EXT_HSM, SBI_HSM_HART_START, (long)h, (long)hart_park, 0).error == 0)
-            parked++;
+            sbi_call(SBI_EXT_HSM, SBI_HSM_HART_START, (long)h, (long)hart_wait_s,
+                     (long)(moved + 1)).error == 0)
+            hart_ids[++moved] = h;
+    moved_in = moved;
+#else
+    for (unsigned h = 1; h < HARTS_MAX; h++)
+        hart_ids[h] = h;   /* M-mode: index = mhartid */
 #endif
-    return parked;
+    return moved;
 }
 
-/* Any context: the hart that runs the kernel. */
+/* harts_release: sleep (so that QEMU runs the other harts: under -icount
+ * a busy hart keeps them waiting for up to its 100 ms slice) until n
+ * harts are in `what` (mask: count its bits), or panic. */
+static void await_harts(volatile uint32_t *what, bool mask, unsigned n, const char *stage)
+{
+    uint64_t until = clock_now_ns() + RELEASE_WAIT_NS;
+    for (;;) {
+        uint32_t v = __atomic_load_n(what, __ATOMIC_ACQUIRE);
+        if ((mask ? (unsigned)__builtin_popcount(v) : v) >= n)
+            return;
+        if (clock_now_ns() > until)
+            panic("harts: %u of %u %s", mask ? (unsigned)__builtin_popcount(v) : v, n, stage);
+        sleep_for(RELEASE_POLL_NS);
+    }
+}
+
+/* Boot hart, main task, interrupts on: release every waiting hart and
+ * wait until each has reached its scheduler. */
+unsigned harts_release(void)
+{
+    if ((uintptr_t)__tls_size > HART_TLS_BYTES)
+        panic("TLS block of %lu bytes: a hart has %u", (unsigned long)(uintptr_t)__tls_size,
+              HART_TLS_BYTES);
+#if PRIV_M
+    /* Every hart started at reset, but QEMU may not have run the others
+     * yet (a busy hart 0 keeps them waiting): one idle period lets them
+     * reach hart_wait. */
+    sleep_for(RELEASE_GRACE_NS);
+#endif
+    if (moved_in)                      /* S-mode: an HSM start takes effect later */
+        await_harts(&harts_waiting, true, moved_in, "started harts waiting");
+    uint32_t waiting = harts_waiting;
+    unsigned want = 1;
+    for (unsigned h = 1; h < HARTS_MAX; h++) {
+        harts_tp[h] = (uintptr_t)tls_blocks[h - 1];   /* zeroed with .bss */
+        harts_sp[h] = (uintptr_t)&stacks[h - 1][HART_STACK_WORDS];
+        want += waiting >> h & 1;
+    }
+    if (want == 1)
+        return 1;
+    __atomic_store_n(&harts_go, 1, __ATOMIC_SEQ_CST);
+    for (unsigned h = 1; h < HARTS_MAX; h++)
+        if (waiting >> h & 1)
+            ipi_send(h);
+    await_harts(&online, false, want, "released harts online");
+    return want;
+}
+
+/* hart_wait (start.S) on a released hart, interrupts masked, on its own
+ * stack and zeroed TLS block: the hart's kernel, then its idle loop. */
+void hart_main(unsigned index)
+{
+    static const char *const names[HARTS_MAX] = { "main", "hart1", "hart2", "hart3",
+                                                  "hart4", "hart5", "hart6", "hart7" };
+    hart_self_index = index;
+    cpu_acct_early_init();
+    trap_init();
+    sched_hart_init(stacks[index - 1], names[index]);
+    cpu_acct_hart_init();
+    timer_init();
+    plic_hart_init();
+    ipi_init();
+    __atomic_fetch_add(&online, 1, __ATOMIC_RELEASE);
+    irq_enable();
+    for (;;)
+        sched_block();   /* never woken: the scheduler runs this hart's tasks */
+}
+
+/* Any context: the id of the hart that runs the kernel. */
 unsigned long harts_boot_id(void)
 {
-    return boot_hart;
+    return hart_ids[0];
 }
 
-extern volatile uint32_t harts_parked;   /* start.S: each parked hart adds 1 */
+/* Any context: the platform's id of hart index h. */
+unsigned long hart_platform_id(unsigned h)
+{
+    return hart_ids[h];
+}
 
 /* Any task (the manifest): the harts the platform started, the boot hart
- * and those parked (1 on the D1). Counted by the harts themselves: no
- * walk of the device tree, whose size grows with the hart count (boot
- * work that depends on it shifts the timer phase of a one-hart run). */
+ * and those that reached hart_wait (1 on the D1). Counted by the harts
+ * themselves: no walk of the device tree, whose size grows with the hart
+ * count (boot work that depends on it shifts the timer phase of a
+ * one-hart run). */
 unsigned harts_count(void)
 {
     return 1U + harts_parked;
+}
+
+/* Any context: the harts running the kernel. */
+unsigned harts_online(void)
+{
+    return __atomic_load_n(&online, __ATOMIC_ACQUIRE);
 }

@@ -1,4 +1,7 @@
-/* Platform-Level Interrupt Controller, one context (hart 0, M or S). */
+/* Platform-Level Interrupt Controller: each hart's context in the
+ * image's privilege mode; a source is enabled in the context of the hart
+ * that registers it (the UART: hart 0's), so it interrupts that hart
+ * only. */
 #include <errno.h>
 #include "board_info.h"
 #include "cpu_acct.h"
@@ -22,24 +25,33 @@ struct irq_slot {
 
 /* Indexed by source; slot 0 (no source) stays empty. */
 static struct irq_slot handlers[PLIC_TABLE];
-static uint32_t ctx;   /* the boot hart's context in this privilege mode */
-static uintptr_t claim_reg;   /* its claim/complete register */
+static HART_LOCAL uint32_t ctx;   /* this hart's context in this privilege mode */
+static HART_LOCAL uintptr_t claim_reg;   /* its claim/complete register */
 
-/* Boot, interrupts masked: nothing assumed about what firmware or boot
- * ROM left: every source of this context disabled, threshold 0. */
-void plic_init(void)
+/* Boot of each hart, interrupts masked: nothing assumed about what
+ * firmware or boot ROM left: every source of this hart's context
+ * disabled, threshold 0. */
+void plic_hart_init(void)
 {
-    ctx = board.plic_context + board.plic_contexts_per_hart * (uint32_t)harts_boot_id();
+    ctx = board.plic_context +
+          board.plic_contexts_per_hart * (uint32_t)hart_platform_id(hart_self());
     claim_reg = PLIC_CLAIM(ctx);
-    if (board.plic_ctrl)
-        mmio_write32(board.plic_ctrl, PLIC_CTRL_S_ACCESS);
     for (uint32_t irq = 0; irq <= board.plic_nsources; irq += 32)
         mmio_write32(PLIC_ENABLE(ctx, irq), 0);
     mmio_write32(PLIC_THRESHOLD(ctx), 0);
     csr_set(CSR_XIE, 1UL << IRQ_XEXT);
 }
 
-/* Boot or task. */
+/* Boot, hart 0, interrupts masked: S-mode access where the PLIC needs
+ * it, then hart 0's context. */
+void plic_init(void)
+{
+    if (board.plic_ctrl)
+        mmio_write32(board.plic_ctrl, PLIC_CTRL_S_ACCESS);
+    plic_hart_init();
+}
+
+/* Boot or task: the source is enabled in this hart's context only. */
 int irq_register(uint32_t irq, irq_handler_t fn, void *arg)
 {
     if (irq == 0 || irq > board.plic_nsources || irq >= PLIC_TABLE || !fn)

@@ -1,6 +1,8 @@
-/* Timer compare register: SBI set_timer in S-mode, CLINT mtimecmp of
- * hart 0 in M-mode (as two 32-bit halves where the board requires it). */
+/* Timer compare register of this hart: Sstc stimecmp or SBI set_timer
+ * in S-mode, this hart's CLINT mtimecmp in M-mode (as two 32-bit halves
+ * where the board requires it). */
 #include "board_info.h"
+#include "harts.h"
 #include "kernel.h"
 #include "mmio.h"
 #include "sbi.h"
@@ -13,12 +15,13 @@
 
 static bool sstc;
 
-/* Boot, interrupts masked: use Sstc's stimecmp when the CPU has it (the
+/* Boot of each hart, interrupts masked: use Sstc's stimecmp when the CPU has it (the
  * firmware enables it for S-mode then: OpenSBI >= 1.1 sets menvcfg.STCE),
  * else the SBI TIME extension. */
 void timer_hw_init(void)
 {
-    sstc = isa_has_ext("sstc");
+    if (hart_self() == 0)
+        sstc = isa_has_ext("sstc");   /* one CPU type: hart 0 asks for all */
 }
 
 /* Interrupts masked: program the compare value. */
@@ -38,11 +41,16 @@ const char *timer_hw_name(void)
 #else
 #define CLINT_MSIP0 0x0000UL   /* software interrupt pending of hart 0 */
 
-/* Boot, interrupts masked: clear a software interrupt the boot ROM may
- * have left pending (mtimecmp is set by timer_init right after). */
+static HART_LOCAL uintptr_t mtimecmp;   /* this hart's */
+
+/* Boot of each hart, interrupts masked: clear a software interrupt the
+ * boot ROM may have left pending (mtimecmp is set by timer_init right
+ * after). */
 void timer_hw_init(void)
 {
-    mmio_write32(board.clint_base + CLINT_MSIP0, 0);
+    unsigned long id = hart_platform_id(hart_self());
+    mtimecmp = board.clint_base + CLINT_MTIMECMP0 + 8 * id;
+    mmio_write32(board.clint_base + CLINT_MSIP0 + 4 * id, 0);
 }
 
 /* Any context: the mechanism in use, for the manifest. */
@@ -55,7 +63,7 @@ const char *timer_hw_name(void)
  * half to all ones so no intermediate value lies in the past. */
 void timer_hw_set(uint64_t ticks)
 {
-    uintptr_t cmp = board.clint_base + CLINT_MTIMECMP0;
+    uintptr_t cmp = mtimecmp;
     if (board.clint_split32) {
         mmio_write32(cmp + 4, 0xFFFFFFFFU);
         mmio_write32(cmp, (uint32_t)ticks);

@@ -74,7 +74,9 @@ trap_entry:
     .option push
     .option norvc
     .option norelax
-    lla     t0, cpu_acct_now
+    lui     t0, %tprel_hi(cpu_acct_now)     /* this hart's (tp) */
+    add     t0, t0, tp, %tprel_add(cpu_acct_now)
+    addi    t0, t0, %tprel_lo(cpu_acct_now)
     ld      t1, CPU_ACCT_NOW_OWNER(t0)  /* the handler's account */
     sd      t3, CPU_ACCT_NOW_OWNER(t0)
     rdcycle t2

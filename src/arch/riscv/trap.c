@@ -1,9 +1,12 @@
-/* Trap dispatch: timer and external interrupts to their handlers (their
+/* Trap dispatch: timer, external and software (IPI) interrupts to their
+ * handlers (their
  * time, trap entry and exit included, charged to the ISR account, or to
  * the sim account for a timer interrupt of sim timers only), any
  * exception or unexpected interrupt to panic_trap(). */
 #include "cpu_acct.h"
 #include "csr.h"
+#include "harts.h"
+#include "ipi.h"
 #include "kernel.h"
 #include "plic.h"
 #include "timer.h"
@@ -11,7 +14,7 @@
 
 void trap_entry(void);
 
-static struct trap_frame *irq_frame;   /* frame of the interrupt being handled */
+static HART_LOCAL struct trap_frame *irq_frame;   /* frame of the interrupt being handled */
 
 /* Interrupt handlers: the interrupted context's frame (NULL elsewhere). */
 struct trap_frame *trap_interrupted_frame(void)
@@ -19,7 +22,7 @@ struct trap_frame *trap_interrupted_frame(void)
     return irq_frame;
 }
 
-/* Boot: direct-mode vector for every trap. */
+/* Boot of each hart: direct-mode vector for every trap. */
 void trap_init(void)
 {
     csr_write(CSR_XTVEC, (unsigned long)trap_entry);
@@ -40,6 +43,9 @@ struct cpu_acct *trap_dispatch(struct trap_frame *f)
         break;
     case IRQ_XEXT:
         plic_isr();
+        break;
+    case IRQ_XSOFT:
+        ipi_isr();
         break;
     default:
         panic_trap(f, "unexpected interrupt");

@@ -9,18 +9,24 @@
 
     .globl  uart_model_read
 uart_model_read:
-    lla     a3, cpu_acct_sim
+    lui     a3, %tprel_hi(cpu_acct_sim)     /* this hart's (tp) */
+    add     a3, a3, tp, %tprel_add(cpu_acct_sim)
+    addi    a3, a3, %tprel_lo(cpu_acct_sim)
     lla     a4, wire_hook_read
     tail    cpu_acct_call
 
     .globl  uart_model_write
 uart_model_write:
-    lla     a3, cpu_acct_sim
+    lui     a3, %tprel_hi(cpu_acct_sim)     /* this hart's (tp) */
+    add     a3, a3, tp, %tprel_add(cpu_acct_sim)
+    addi    a3, a3, %tprel_lo(cpu_acct_sim)
     lla     a4, wire_hook_write
     tail    cpu_acct_call
 
     .globl  uart_model_thr
 uart_model_thr:
-    lla     a3, cpu_acct_sim
+    lui     a3, %tprel_hi(cpu_acct_sim)     /* this hart's (tp) */
+    add     a3, a3, tp, %tprel_add(cpu_acct_sim)
+    addi    a3, a3, %tprel_lo(cpu_acct_sim)
     lla     a4, wire_hook_thr
     tail    cpu_acct_call
