@@ -61,8 +61,10 @@ static const char *clock_apply(void)
         return NULL;
     if (!WIRE_BAUD)
         return no_model("wire_clock", arg);
-    if (strcmp(arg, "free") == 0 || strcmp(arg, "raw") == 0)
-        return clock_free = arg[0] == 'f', NULL;
+    if (strcmp(arg, "free") == 0 || strcmp(arg, "raw") == 0) {
+        clock_free = arg[0] == 'f';
+        return NULL;
+    }
     snprintf(why, sizeof why, "bad boot argument wire_clock=%s; valid values: raw (the "
              "model's simulation runs on the guest's clock, the default), free (it takes no "
              "time on it)", arg);
