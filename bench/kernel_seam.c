@@ -54,7 +54,7 @@ static void print_wire(const struct uart_cfg *u)
     if (clock_sim_free())
         printf("  wire_clock=free\n");
     else
-        printf("  wire_clock=raw reason=%s\n", oppoint_clock_free() ? "no-icount" : "bootarg");
+        printf("  wire_clock=raw%s\n", oppoint_clock_free() ? " reason=no-icount" : "");
 }
 
 /* s00_manifest (section task). */

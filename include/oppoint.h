@@ -16,7 +16,7 @@
 const char *oppoint_apply(struct uart_cfg *c);
 /* Any task: "build" or "bootarg". */
 const char *oppoint_source(void);
-/* Boot (after oppoint_apply): wire_clock=free (the default) or raw. */
+/* Boot (after oppoint_apply): wire_clock=free, or raw (the default). */
 bool oppoint_clock_free(void);
 /* Boot (after oppoint_apply) or any task: the far end's traffic. */
 const struct peer_point *oppoint_peer(void);

@@ -11,14 +11,12 @@
  * and the CPU's (/proc/stat). The counters themselves are perf_counter.c's;
  * the CPU-wide ones, opened first, cpu_wide.c's. */
 #include <errno.h>
-#include <linux/perf_event.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
-#include <unistd.h>
 #include "bench.h"
 #include "clock.h"
 #include "cpu_acct.h"
@@ -112,10 +110,6 @@ static bool counts(const struct counter *c)
 static void share_counters(bool wide_first)
 {
     struct counter *mine[2] = { [CPU_COUNTER_INSTRET] = &instret, [CPU_COUNTER_CYCLES] = &cycles };
-    static const uint64_t config[2] = {
-        [CPU_COUNTER_INSTRET] = PERF_COUNT_HW_INSTRUCTIONS,
-        [CPU_COUNTER_CYCLES] = PERF_COUNT_HW_CPU_CYCLES,
-    };
     bool both[2], conflict = false;
 
     for (int c = 0; c < 2; c++) {
@@ -127,24 +121,20 @@ static void share_counters(bool wide_first)
     for (int c = 0; c < 2; c++) {
         if (!both[c])
             continue;
-        if (wide_first) {
-            close(mine[c]->fd);
-            *mine[c] = (struct counter){ -1, "EBUSY", "none", 0, 0 };
-        } else {
+        if (wide_first)
+            counter_close(mine[c], "EBUSY");
+        else
             hosted_cpu_wide_close((enum cpu_counter)c, "EBUSY");
-        }
     }
     for (int c = 0; c < 2 && !wide_first; c++) {    /* afresh: they take the freed counters */
         if (mine[c]->missing)
             continue;
-        close(mine[c]->fd);
-        counter_open(mine[c], config[c], COUNTER_PROCESS);
+        counter_close(mine[c], "not-opened");
+        counter_open(mine[c], counter_event[c], COUNTER_PROCESS);
     }
     for (int c = 0; c < 2; c++) {
-        if (!mine[c]->missing && !counts(mine[c])) {    /* not the CPU-wide events' doing */
-            close(mine[c]->fd);
-            *mine[c] = (struct counter){ -1, "EBUSY", "none", 0, 0 };
-        }
+        if (!mine[c]->missing && !counts(mine[c]))      /* not the CPU-wide events' doing */
+            counter_close(mine[c], "EBUSY");
     }
 }
 
@@ -165,8 +155,8 @@ void hosted_cpu_init(bool wide_first)
             pin_error = strerrorname_np(errno);
     }
     hosted_cpu_wide_open(pinned, pin_error);   /* first: the CSRs become its counters */
-    counter_open(&instret, PERF_COUNT_HW_INSTRUCTIONS, COUNTER_PROCESS);
-    counter_open(&cycles, PERF_COUNT_HW_CPU_CYCLES, COUNTER_PROCESS);
+    counter_open(&instret, counter_event[CPU_COUNTER_INSTRET], COUNTER_PROCESS);
+    counter_open(&cycles, counter_event[CPU_COUNTER_CYCLES], COUNTER_PROCESS);
     share_counters(wide_first);
     counter_calibrate(&instret);
     counter_calibrate(&cycles);

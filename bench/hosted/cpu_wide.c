@@ -15,8 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
-#include <linux/perf_event.h>
+#include "bench.h"
 #include "cpu_acct.h"
 #include "hosted.h"
 #include "perf_counter.h"
@@ -115,16 +114,11 @@ static uint64_t wide_value(enum cpu_counter c)
  * CPU's events take the fixed counters the CSRs read). */
 void hosted_cpu_wide_open(int cpu, const char *why)
 {
-    static const uint64_t config[2] = {
-        [CPU_COUNTER_INSTRET] = PERF_COUNT_HW_INSTRUCTIONS,
-        [CPU_COUNTER_CYCLES] = PERF_COUNT_HW_CPU_CYCLES,
-    };
-
     for (int c = 0; c < 2; c++) {
         if (cpu < 0)
             wide[c].c.missing = why;    /* not pinned: no one CPU to count */
         else
-            counter_open(&wide[c].c, config[c], cpu);
+            counter_open(&wide[c].c, counter_event[c], cpu);
         wide[c].cpu = cpu;
     }
 }
@@ -138,9 +132,7 @@ const char *hosted_cpu_wide_missing(enum cpu_counter c)
 /* hosted_cpu_init (share_counters). */
 void hosted_cpu_wide_close(enum cpu_counter c, const char *why)
 {
-    if (wide[c].c.fd >= 0)
-        close(wide[c].c.fd);
-    wide[c].c = (struct counter){ -1, why, "none", 0, 0 };
+    counter_close(&wide[c].c, why);
 }
 
 /* hosted_cpu_init (the unit measurement). */
@@ -205,8 +197,7 @@ void hosted_cpu_wide_print(const struct cpu_totals *a, const struct cpu_totals *
     snprintf(v[0], sizeof v[0], "%llu", U(cpu_insns(di)));
     snprintf(v[2], sizeof v[2], "%llu", U(dc));
     if (!cpu_counter_missing(CPU_COUNTER_INSTRET) && di)
-        snprintf(v[4], sizeof v[4], "%llu.%03llu", U(dp * 100000 / di / 1000),
-                 U(dp * 100000 / di % 1000));
+        bench_milli(v[4], sizeof v[4], dp * 100000 / di);
     else
         snprintf(v[4], sizeof v[4], "na");
     printf(" cpuwide_instret_delta=%s cpuwide_instructions_per_byte=%s cpuwide_cycles_delta=%s "

@@ -13,6 +13,8 @@
 
 static _Atomic uint64_t reads;      /* counted reads so far, by any thread, of any counter */
 
+const uint64_t counter_event[2] = { PERF_COUNT_HW_INSTRUCTIONS, PERF_COUNT_HW_CPU_CYCLES };
+
 /* counter_open: one perf_event_open try with the given exclusions; the
  * fd or -1 with errno set. */
 static long open_try(uint64_t config, int cpu, bool exclude_kernel, bool exclude_hv)
@@ -101,4 +103,12 @@ void counter_calibrate(struct counter *c)
     c->read_cost = least;
     uint64_t a = counter_value(c);
     c->null_delta = counter_value(c) - a;       /* what the manifest shows is left */
+}
+
+/* hosted_cpu_init (a counter conflict). */
+void counter_close(struct counter *c, const char *why)
+{
+    if (c->fd >= 0)
+        close(c->fd);
+    *c = (struct counter){ -1, why, "none", 0, 0 };
 }

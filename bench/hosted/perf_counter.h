@@ -17,6 +17,10 @@ struct counter {
 };
 
 #define COUNTER_NOT_OPENED { -1, "not-opened", "none", 0, 0 }
+
+/* The hardware event (PERF_COUNT_HW_*) of each counter, by enum
+ * cpu_counter: instructions, cycles. */
+extern const uint64_t counter_event[2];
 #define COUNTER_PROCESS    (-1) /* counter_open's cpu: the process, every thread */
 
 /* hosted_cpu_init, hosted_cpu_wide_init (before any thread): open
@@ -25,6 +29,9 @@ struct counter {
  * of CPU cpu (pid -1, pinned: it holds its counter whatever runs); else
  * c->missing names the errno. */
 void counter_open(struct counter *c, uint64_t config, int cpu);
+/* hosted_cpu_init (a counter conflict): close c, which then does not
+ * count, for reason why (an errno name). */
+void counter_close(struct counter *c, const char *why);
 /* hosted_cpu_init, hosted_cpu_wide_init: measure c's read_cost (the
  * least delta of back-to-back reads) and null_delta (what is left of it
  * in two corrected values back to back). */

@@ -22,7 +22,6 @@ uint64_t clock_ns_to_ticks(uint64_t ns)
     return conv_ns_to_ticks(ns, BOARD_TICK_NS_NUM, BOARD_TICK_NS_DEN);
 }
 
-#if WIRE_BAUD
 static bool sim_free;       /* clock_sim_free_init: the model's time taken out */
 static uint64_t last_free;  /* the last value clock_now_ns returned */
 
@@ -39,40 +38,28 @@ static uint64_t sim_ns(void)
     return cpu_acct_sim.instret + run;
 }
 
-#endif
-
 /* Boot, interrupts masked, after cpu_acct_init. */
 void clock_sim_free_init(bool on)
 {
-#if WIRE_BAUD
-    sim_free = on;
+    sim_free = WIRE_BAUD && on;
     last_free = 0;
-#else
-    (void)on;
-#endif
 }
 
 /* Any context. */
 bool clock_sim_free(void)
 {
-#if WIRE_BAUD
     return sim_free;
-#else
-    return false;
-#endif
 }
 
 /* Any context. */
 uint64_t clock_now_ns(void)
 {
     uint64_t raw = clock_ticks_to_ns(rdtime());
-#if WIRE_BAUD
-    if (sim_free) {
+    if (WIRE_BAUD && sim_free) {        /* (compiled out without the model) */
         unsigned long f = irq_save();
         raw = clock_free_value(raw, sim_ns(), &last_free);
         irq_restore(f);
     }
-#endif
     return raw;
 }
 
@@ -81,9 +68,5 @@ uint64_t clock_now_ns(void)
  * timer fires early, finds nothing due and is set again). */
 uint64_t clock_deadline_ticks(uint64_t ns)
 {
-#if WIRE_BAUD
-    if (sim_free)
-        ns += sim_ns();
-#endif
-    return clock_ns_to_ticks(ns);
+    return clock_ns_to_ticks(WIRE_BAUD && sim_free ? ns + sim_ns() : ns);
 }

@@ -38,7 +38,7 @@ void kmain(unsigned long hartid, const void *fdt)
     cpu_acct_init();
     /* the model's time out of the clock: under -icount only, where the
      * sim account counts virtual ns */
-    clock_sim_free_init(WIRE_BAUD && board.qemu && cpu_instret_exact && oppoint_clock_free());
+    clock_sim_free_init(board.qemu && cpu_instret_exact && oppoint_clock_free());
     timer_init();
     plic_init();
     ipi_init();

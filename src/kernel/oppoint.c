@@ -19,7 +19,16 @@
 static char why[256];
 static const char *source = "build";
 static struct peer_point peer = { PEER_STREAM, 0, 0 };
-static bool clock_free = true;         /* wire_clock=free (default) or raw */
+static bool clock_free;                /* wire_clock=free, or raw (the default) */
+
+/* The *_apply functions: why boot argument key=arg is refused by an
+ * image without the model. */
+static const char *no_model(const char *key, const char *arg)
+{
+    snprintf(why, sizeof why, "bad boot argument %s=%s: this image has no wire model "
+             "(WIRE_BAUD=0; build with WIRE_BAUD=115200)", key, arg);
+    return why;
+}
 
 /* oppoint_apply: the boot argument peer=, checked against baud; NULL,
  * or why it is refused. */
@@ -30,9 +39,8 @@ static const char *peer_apply(uint32_t baud)
     if (!bootarg("peer", arg, sizeof arg))
         return NULL;
     if (!WIRE_BAUD)
-        snprintf(why, sizeof why, "bad boot argument peer=%s: this image has no wire model "
-                 "(WIRE_BAUD=0; build with WIRE_BAUD=115200)", arg);
-    else if (peer_point_parse(arg, &peer))
+        return no_model("peer", arg);
+    if (peer_point_parse(arg, &peer))
         snprintf(why, sizeof why, "bad boot argument peer=%s; valid forms: %s", arg, PEER_FORMS);
     else if (!peer_point_fits(&peer, baud))
         snprintf(why, sizeof why, "bad boot argument peer=%s: a burst of %lu bytes takes longer "
@@ -52,13 +60,14 @@ static const char *clock_apply(void)
     if (!bootarg("wire_clock", arg, sizeof arg))
         return NULL;
     if (!WIRE_BAUD)
-        snprintf(why, sizeof why, "bad boot argument wire_clock=%s: this image has no wire "
-                 "model (WIRE_BAUD=0; build with WIRE_BAUD=115200)", arg);
-    else if (strcmp(arg, "free") == 0 || strcmp(arg, "raw") == 0)
-        return clock_free = arg[0] == 'f', NULL;
-    else
-        snprintf(why, sizeof why, "bad boot argument wire_clock=%s; valid values: free (the "
-                 "model's simulation takes no time on the guest's clock, the default), raw", arg);
+        return no_model("wire_clock", arg);
+    if (strcmp(arg, "free") == 0 || strcmp(arg, "raw") == 0) {
+        clock_free = arg[0] == 'f';
+        return NULL;
+    }
+    snprintf(why, sizeof why, "bad boot argument wire_clock=%s; valid values: raw (the "
+             "model's simulation runs on the guest's clock, the default), free (it takes no "
+             "time on it)", arg);
     return why;
 }
 
@@ -71,11 +80,8 @@ const char *oppoint_apply(struct uart_cfg *c)
     struct line_point pt = { WIRE_BAUD, WIRE_FIFO, 1 };
 
     if (bootarg("wire", arg, sizeof arg)) {
-        if (!WIRE_BAUD) {
-            snprintf(why, sizeof why, "bad boot argument wire=%s: this image has no wire "
-                     "model (WIRE_BAUD=0; build with WIRE_BAUD=115200)", arg);
-            return why;
-        }
+        if (!WIRE_BAUD)
+            return no_model("wire", arg);
         if (line_point_parse(arg, &pt)) {
             snprintf(why, sizeof why, "bad boot argument wire=%s; valid forms: %s", arg,
                      LINE_FORMS);
@@ -93,8 +99,8 @@ const char *oppoint_apply(struct uart_cfg *c)
     return bad ? bad : clock_apply();
 }
 
-/* Boot, after cpu_acct_init: whether wire_clock= asks for the model's
- * time to be taken out of the clock (the default). */
+/* Boot, after cpu_acct_init: whether wire_clock=free asks for the
+ * model's time to be taken out of the clock. */
 bool oppoint_clock_free(void)
 {
     return clock_free;

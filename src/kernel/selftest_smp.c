@@ -25,7 +25,7 @@
 #include "timer.h"
 
 #define SMP_INCREMENTS   2000
-#define SMP_ROUNDS       200
+#define SMP_ROUNDS       200U
 #define SMP_STACK_WORDS  1024
 #define SMP_HOLD_SPINS   4               /* inside the lock, between read and write */
 #define SMP_MIN_INSNS    8               /* per increment, at the least */

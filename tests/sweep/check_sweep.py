@@ -59,6 +59,8 @@ def check_errors(out, images):
                                          r"copier"),
         (["--peers", "burst:64"], r"--peers burst:64: valid values: off, stream, burst:N:T"),
         (["--sections", "S1"], r"--sections S1: a comma-separated list"),
+        (["--wire-clock", "fast"], r"--wire-clock: invalid choice: 'fast' \(choose from 'raw', "
+                                   r"'free'\)"),
         (["--jobs", "0"], r"--jobs and --timeout must be at least 1"),
         (["--images", "/nonexistent"], r"--images /nonexistent: no such folder"),
     ]
@@ -68,7 +70,13 @@ def check_errors(out, images):
             fail("%s: want exit 2 and /%s/, got exit %d" % (" ".join(args), want, status), text)
         if os.path.exists(out):
             fail("%s: the refusal wrote %s" % (" ".join(args), out), text)
-    print("ok: %d bad arguments refused with exit 2 before any work" % len(cases))
+    res = subprocess.run([sys.executable, SWEEP, "--quick", "--list", "--wire-clock", "free"],
+                         capture_output=True, text=True, check=False)
+    names = res.stdout.split()
+    if res.returncode != 0 or len(names) != 6 or not all(n.endswith("_free") for n in names):
+        fail("--quick --list --wire-clock free: want 6 points named *_free", res.stdout)
+    print("ok: %d bad arguments refused with exit 2 before any work; --wire-clock free names "
+          "its points *_free" % len(cases))
 
 
 def check_parallel(out, images):

@@ -130,27 +130,35 @@ def clock_free(log):
     return log.manifest.get("wire_clock", "raw") == "free"
 
 
+def _s41_median(log, ok, share):
+    """The median of share(round) over S41's diag=s41-valid rounds at the
+    largest size among those ok(round) holds for; None without any
+    (s41_driver_cpu, model_figure)."""
+    rounds = [r for r in log.records("S41", kind="diag", tag="s41-valid")
+              if r.num("size") is not None and r.num("cycles_delta") and ok(r)]
+    if not rounds:
+        return None
+    size = max(r.num("size") for r in rounds)
+    return median([share(r) for r in rounds if r.num("size") == size])
+
+
 def s41_driver_cpu(log):
     """The driver's CPU % in S41 at its largest size: the median over valid rounds
     of (cycles_delta - idle_cycles - wire_model_cycles) x 100 / cycles_delta, the
     model's cycles out of the divisor too with wire_clock=free (cpu_figure())."""
-    rounds = [r for r in log.records("S41", kind="diag", tag="s41-valid")
-              if r.num("size") is not None and r.num("cycles_delta")
-              and r.num("idle_cycles") is not None and r.num("wire_model_cycles") is not None
-              and r.get("completed") == r.get("expected")
-              and r.get("write_rc", "0") == "0" and r.get("drain_rc", "0") == "0"]
-    if not rounds:
-        return None
-    size = max(r.num("size") for r in rounds)
     free = clock_free(log)
-    shares = []
-    for r in rounds:
-        if r.num("size") != size:
-            continue
+
+    def ok(r):
+        return (r.num("idle_cycles") is not None and r.num("wire_model_cycles") is not None
+                and r.get("completed") == r.get("expected")
+                and r.get("write_rc", "0") == "0" and r.get("drain_rc", "0") == "0")
+
+    def share(r):
         window = r.num("cycles_delta") - (r.num("wire_model_cycles") if free else 0)
         busy = r.num("cycles_delta") - r.num("idle_cycles") - r.num("wire_model_cycles")
-        shares.append(busy * 100.0 / window if window > 0 else 0.0)
-    return median(shares)
+        return busy * 100.0 / window if window > 0 else 0.0
+
+    return _s41_median(log, ok, share)
 
 
 def cpu_figure(log):
@@ -180,13 +188,10 @@ def model_figure(log):
         rec = _rec(log, sid, "%s-cpu" % sid.lower())
         if rec is not None and rec.num("model_cpu_pct") is not None:
             parts.append((rec.num("model_cpu_pct"), sid))
-    rounds = [r for r in log.records("S41", kind="diag", tag="s41-valid")
-              if r.num("size") is not None and r.num("cycles_delta")
-              and r.num("wire_model_cycles") is not None]
-    if rounds:
-        size = max(r.num("size") for r in rounds)
-        parts.append((median([r.num("wire_model_cycles") * 100.0 / r.num("cycles_delta")
-                              for r in rounds if r.num("size") == size]), "S41"))
+    s41 = _s41_median(log, lambda r: r.num("wire_model_cycles") is not None,
+                      lambda r: r.num("wire_model_cycles") * 100.0 / r.num("cycles_delta"))
+    if s41 is not None:
+        parts.append((s41, "S41"))
     return max(parts, key=lambda p: p[0]) if parts else (None, "")
 
 

@@ -53,7 +53,7 @@ unsigned harts_init(unsigned long boot_hartid)
     for (unsigned long h = 0; h < HARTS_MAX && moved + 1 < HARTS_MAX; h++)
         if (h != boot_hartid &&
             sbi_call(SBI_EXT_HSM, SBI_HSM_HART_START, (long)h, (long)hart_wait_s,
-                     (long)(moved + 1)).error == 0)
+                     (long)moved + 1).error == 0)
             hart_ids[++moved] = h;
     moved_in = moved;
 #else

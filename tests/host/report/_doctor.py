@@ -15,6 +15,7 @@ import zlib
 import _common
 from uartreport.check import check_log
 from uartreport.parse import parse_bytes
+from uartreport.recompute import analyze
 
 ASYNC = "qemu-virt-async-quick.log"
 CONSOLE = "qemu-virt-console-quick.log"
@@ -152,3 +153,14 @@ class LogCase(unittest.TestCase):
         hits = [(f.section, f.key, f.what) for f in result.findings
                 if f.section == section and key in f.key]
         self.assertEqual(hits, [])
+
+
+def analyzed(data, name="x.log"):
+    """Analysis of raw log bytes (the table and headline tests)."""
+    return analyze(parse_bytes(data, name))
+
+
+def at_shift(data, shift):
+    """data run at icount shift (its manifest's cpu_hz = 1e9 >> shift)."""
+    data = setv(data, rb"icount_shift=", "icount_shift", shift)
+    return setv(data, rb"cpu_hz=", "cpu_hz", 10 ** 9 >> shift)

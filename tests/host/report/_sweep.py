@@ -9,7 +9,7 @@ import os
 import re
 
 import _common
-from _doctor import setv
+from _doctor import at_shift, setv
 
 SWEEP_DIR = os.path.join(_common.HERE, "data", "sweep")
 PASSING = "async_b115200_f16_s0_stream.log"  # passes every criterion
@@ -30,8 +30,7 @@ def make(backend="async", baud=115200, fifo=16, shift=0, scale=None, tx10=None, 
     data = base() if data is None else data
     data = setv(data, rb"backend=", "backend", backend)
     data = setv(data, rb"wire_model=", "wire_model", "%d/%d" % (baud, fifo))
-    data = setv(data, rb"cpu_hz=", "cpu_hz", 10**9 >> shift)
-    data = setv(data, rb"icount_shift=", "icount_shift", shift)
+    data = at_shift(data, shift)
     if scale is not None:
         data = setv(data, rb"bench_scale=", "bench_scale", scale)
     if tx10 is not None:

@@ -8,10 +8,9 @@ import tempfile
 import unittest
 
 import _common
-from _doctor import ASYNC, CONSOLE, COPIER, NOWIRE, number, real, setv, sub, value
+from _doctor import (ASYNC, CONSOLE, COPIER, NOWIRE, analyzed, at_shift, number, real, setv, sub,
+                     value)
 from uartreport import headline, markdown, runs
-from uartreport.parse import parse_bytes
-from uartreport.recompute import analyze
 
 ROWS = ["S10 line rate, 64 B writes (% of the line, bytes/s)",
         "S10 line rate, 1024 B writes (% of the line, bytes/s)",
@@ -23,17 +22,6 @@ ROWS = ["S10 line rate, 64 B writes (% of the line, bytes/s)",
         "S42 overlap efficiency (1 = sending took no CPU from the computation)",
         "S43 timer overshoot P99, idle (us)",
         "S43 timer overshoot P99, while sending (us)"]
-
-
-def _an(data, name="x.log"):
-    """Analysis of raw log bytes."""
-    return analyze(parse_bytes(data, name))
-
-
-def _at(data, shift):
-    """data run at icount shift (its manifest's cpu_hz = 1e9 >> shift)."""
-    data = setv(data, rb"icount_shift=", "icount_shift", shift)
-    return setv(data, rb"cpu_hz=", "cpu_hz", 10 ** 9 >> shift)
 
 
 def _bare(label):
@@ -48,7 +36,7 @@ class Rows(unittest.TestCase):
     def setUpClass(cls):
         """The async, console and copier quick logs, analysed once."""
         cls.data = [real(n) for n in (ASYNC, CONSOLE, COPIER)]
-        cls.ans = [_an(d, n) for d, n in zip(cls.data, (ASYNC, CONSOLE, COPIER))]
+        cls.ans = [analyzed(d, n) for d, n in zip(cls.data, (ASYNC, CONSOLE, COPIER))]
 
     def test_rows_and_figures(self):
         """The rows in order; each figure is the log's own (driver-only S41 is
@@ -81,7 +69,7 @@ class Rows(unittest.TestCase):
     def test_other_cpu_clock_marked(self):
         """A log at another CPU clock (icount shift): every row comparing it is
         marked, and the note names CPU clock and icount shift."""
-        ans = [self.ans[0], _an(_at(self.data[1], 6)), self.ans[2]]
+        ans = [self.ans[0], analyzed(at_shift(self.data[1], 6)), self.ans[2]]
         rows, notes = headline.marked(ans)
         self.assertTrue(rows)
         self.assertEqual([r.label for r in rows if not r.label.endswith(runs.DIFFERS)], [])
@@ -95,7 +83,7 @@ class Rows(unittest.TestCase):
         """A Linux run on QEMU's instant 16550: its S10 cells marked not
         comparable and given no ratio; its other rows keep theirs."""
         linux = sub(real("hosted-pty-quick.log"), rb" line=pty ", b" line=instant ")
-        ans = [_an(real(NOWIRE), "k.log"), _an(linux, "l.log")]
+        ans = [analyzed(real(NOWIRE), "k.log"), analyzed(linux, "l.log")]
         rows, notes = headline.marked(ans)
         for row in rows:
             if row.label.startswith("S10"):

@@ -6,21 +6,10 @@ import tempfile
 import unittest
 
 import _common
-from _doctor import ASYNC, CONSOLE, NOWIRE, real, setv, starry, sub, value
+from _doctor import (ASYNC, CONSOLE, NOWIRE, analyzed, at_shift, real, setv, starry, sub,
+                     value)
 from uartreport import runs, tables
 from uartreport.parse import parse_bytes
-from uartreport.recompute import analyze
-
-
-def _an(data, name="x.log"):
-    """Analysis of raw log bytes."""
-    return analyze(parse_bytes(data, name))
-
-
-def _at(data, shift):
-    """data run at icount shift (its manifest's cpu_hz = 1e9 >> shift)."""
-    data = setv(data, rb"icount_shift=", "icount_shift", shift)
-    return setv(data, rb"cpu_hz=", "cpu_hz", 10 ** 9 >> shift)
 
 
 def _unknown(data):
@@ -39,8 +28,8 @@ class OperatingPoint(unittest.TestCase):
 
     def test_header(self):
         """The header names CPU clock (MHz/GHz), icount shift, wire model, scale."""
-        fast = parse_bytes(_at(real(ASYNC), 0))
-        slow = parse_bytes(_at(real(CONSOLE), 6))
+        fast = parse_bytes(at_shift(real(ASYNC), 0))
+        slow = parse_bytes(at_shift(real(CONSOLE), 6))
         self.assertEqual(runs.header("a", fast), "a<br>CPU 1 GHz, icount shift 0, wire 115200/16, "
                                                  "quick scale")
         self.assertIn("CPU 15.6 MHz, icount shift 6", runs.header("c", slow))
@@ -57,23 +46,23 @@ class OperatingPoint(unittest.TestCase):
                       runs.header("a", parse_bytes(free)))
         self.assertIn("wire 115200/16 (raw clock), quick scale",
                       runs.header("c", parse_bytes(raw)))
-        rows = tables.line_rate_rows([_an(free), _an(raw)])
-        self.assertEqual(runs.mark(rows, [_an(free), _an(raw)]),
+        rows = tables.line_rate_rows([analyzed(free), analyzed(raw)])
+        self.assertEqual(runs.mark(rows, [analyzed(free), analyzed(raw)]),
                          ["◇ the logs compared in the marked rows differ in wire model (see the "
                           "column headers): not a like-for-like comparison."])
 
     def test_rows_marked_when_points_differ(self):
         """Same point: no mark; a different or unknown one: every compared row marked."""
-        same = [_an(real(ASYNC)), _an(real(CONSOLE))]  # the fixtures' one operating point
+        same = [analyzed(real(ASYNC)), analyzed(real(CONSOLE))]  # the fixtures' one operating point
         rows = tables.line_rate_rows(same)
         self.assertEqual(runs.mark(rows, same), [])
         self.assertFalse(any(_marked(rows, "S10").values()))
-        other = [same[0], _an(_at(real(CONSOLE), 6))]
+        other = [same[0], analyzed(at_shift(real(CONSOLE), 6))]
         rows = tables.line_rate_rows(other)
         notes = runs.mark(rows, other)
         self.assertTrue(all(_marked(rows, "S10").values()))
         self.assertIn("differ in CPU clock, icount shift", notes[0])
-        unknown = [_an(_unknown(real(ASYNC)))] * 2  # the same run, CPU clock not said
+        unknown = [analyzed(_unknown(real(ASYNC)))] * 2  # the same run, CPU clock not said
         rows = tables.s41_rows(unknown)
         self.assertEqual(runs.mark(rows, unknown)[0].split(" (")[0],
                          "◇ the logs compared in the marked rows differ in CPU clock")
@@ -81,7 +70,7 @@ class OperatingPoint(unittest.TestCase):
 
     def test_one_log_compares_nothing(self):
         """A single column is never marked, even with unknown fields."""
-        ans = [_an(_unknown(real(ASYNC)))]
+        ans = [analyzed(_unknown(real(ASYNC)))]
         rows = tables.latency_rows(ans)
         self.assertEqual(runs.mark(rows, ans), [])
 
@@ -90,7 +79,7 @@ class OperatingPoint(unittest.TestCase):
         data = sub(real(ASYNC), rb"  section=S20 status=PASS ",
                    b"  section=S20 status=INVALID reason=foreign-rx ")
         data = setv(data, rb"section=S20 ", "foreign_rx_bytes", 12)
-        ans = [_an(data), _an(real(ASYNC))]
+        ans = [analyzed(data), analyzed(real(ASYNC))]
         rows = tables.latency_rows(ans)
         notes = runs.mark(rows, ans)
         s20 = [r for r in rows if r.label.startswith("S20 1 B P50")][0]
@@ -108,27 +97,27 @@ class OperatingPoint(unittest.TestCase):
         hosted = real("hosted-pty-quick.log")
         for line in (b"instant", b"pty"):
             data = sub(hosted, rb" line=pty ", b" line=" + line + b" ")
-            ans = [_an(real(NOWIRE), "k.log"), _an(data, "l.log")]
+            ans = [analyzed(real(NOWIRE), "k.log"), analyzed(data, "l.log")]
             rows = tables.line_rate_rows(ans)
             notes = runs.mark_no_line(rows, ans)
             row = next(r for r in rows if r.label == "S10 drain-each 64 B line rate %")
             self.assertTrue(row.cells[1].text.endswith(runs.NO_LINE), row.cells)
             self.assertFalse(row.cells[0].text.endswith(runs.NO_LINE), row.cells)
             self.assertTrue(notes and "line=" + line.decode() in notes[0], notes)
-        serial = [_an(sub(hosted, rb" line=pty ", b" line=serial "))]
+        serial = [analyzed(sub(hosted, rb" line=pty ", b" line=serial "))]
         self.assertEqual(runs.mark_no_line(tables.line_rate_rows(serial), serial), [])
 
     def test_write_drain_instructions_rows(self):
         """S20/S21 instructions per write + drain, where a log prints them."""
         data = real(NOWIRE)
-        rows = {r.label: r for r in tables.latency_rows([_an(data)])}
+        rows = {r.label: r for r in tables.latency_rows([analyzed(data)])}
         self.assertNotIn("S20 1 B write+drain instructions P50", rows)
         data = sub(data, rb"^(  samples tag=s20-single-byte [^\n]*\n)",
                    rb"\1  samples tag=s20-single-byte-insns unit=instructions first=0 "
                    rb"values=700,600\n  diag=s20-single-byte-insns n=2 min_instructions=600 "
                    rb"avg_instructions=650 p50_instructions=600 p95_instructions=700 "
                    rb"p99_instructions=700 max_instructions=700\n")
-        rows = {r.label: r for r in tables.latency_rows([_an(data)])}
+        rows = {r.label: r for r in tables.latency_rows([analyzed(data)])}
         self.assertEqual(rows["S20 1 B write+drain instructions P50"].cells[0].text, "600")
         self.assertEqual(rows["S20 1 B write+drain instructions P99"].cells[0].text, "700")
 
@@ -136,8 +125,8 @@ class OperatingPoint(unittest.TestCase):
         """End to end: column headers with the point, the note under marked tables."""
         with tempfile.TemporaryDirectory() as out:
             logs = []
-            for name, data in (("a.log", _unknown(_at(real(ASYNC), 0))),
-                               ("c.log", _at(real(CONSOLE), 6))):
+            for name, data in (("a.log", _unknown(at_shift(real(ASYNC), 0))),
+                               ("c.log", at_shift(real(CONSOLE), 6))):
                 logs.append(os.path.join(out, name))
                 with open(logs[-1], "wb") as fh:
                     fh.write(data)
