@@ -128,7 +128,7 @@ static unsigned check_log(unsigned *missing)
             continue;
         }
         pattern_fill(want, chunk - 1, SEED(t), (uint64_t)next[t] * (chunk - 1));
-        if (memcmp(want, rx_log + i + 1, chunk - 1) || next[t] >= per_hart)
+        if (memcmp(want, rx_log + i + 1, chunk - 1) != 0 || next[t] >= per_hart)
             bad++;
         else
             next[t]++;

@@ -61,13 +61,19 @@ if(CMAKE_SCRIPT_MODE_FILE)
       # std.cfg; given picolibc's headers it stops at their "#error
       # Endianess not declared" (it has not the compiler's predefined
       # __riscv macros), so the missing system headers are expected:
-      # missingIncludeSystem is suppressed, nothing else.
+      # missingIncludeSystem is suppressed, nothing else. The image's
+      # configurations get __riscv so cppcheck reads the image's code
+      # (harts_many, spinlocks), not the host tests' one-hart stand-ins.
+      set(_cpp_target "")
+      if(NOT _cfg STREQUAL "hosted")
+        set(_cpp_target -D__riscv=1 -D__riscv_xlen=64)
+      endif()
       execute_process(
         COMMAND ${STATIC_EXE} --enable=warning,style,performance,portability
                 --error-exitcode=1 --inline-suppr --std=c11 --platform=unix64 -q
                 --suppress=missingIncludeSystem
                 "--template={file}:{line}:{column}: {severity}: {message} [{id}]"
-                ${_cfg_${_cfg}} ${_files_${_cfg}}
+                ${_cpp_target} ${_cfg_${_cfg}} ${_files_${_cfg}}
         RESULT_VARIABLE _rc)
       if(NOT _rc EQUAL 0)
         list(APPEND _failed "cppcheck (${_cfg})")
