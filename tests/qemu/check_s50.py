@@ -4,10 +4,15 @@ under icount: boot the image twice with scripts/qemu-run and
 `sections=S50` (plus `s50_yield_seed=SEED`, the stress variant: seeded
 extra yields), require exit 0, `diag=s50-harts harts=N`, the section's
 status (PASS; SKIPPED with reason one-hart at -smp 1) and every
-`diag=s50-*` check line PASS, the two logs byte-identical from the
-section header on (the run is deterministic: a difference is a race or a
-host-time dependency), and `bench/report/report --check` to accept the
-log."""
+`diag=s50-*` check line PASS, the two logs identical from the section
+header on except for how the work fell between harts (VARYING: per-hart
+counts, lock waits, the readers' split), and `bench/report/report
+--check` to accept the log. Every verdict, total and check line must
+match: a difference there is a race. The split may differ because QEMU's
+round-robin vCPU loop (accel/tcg/tcg-accel-ops-rr.c) ends a vCPU's slice
+on a cpu_exit from another host thread (the main loop's timers, the RCU
+thread's force notifier) at a host-timed point; with one vCPU that moves
+nothing, with several it moves the interleaving."""
 import argparse
 import os
 import re
@@ -95,8 +100,8 @@ def main():
     for e in errors:
         print(f"FAIL: {e}")
     if not errors:
-        print(f"ok: S50 at -smp {args.smp} seed {args.seed}, two runs identical "
-              f"(byte-identical: {bodies[0] == bodies[1]})")
+        print(f"ok: S50 at -smp {args.smp} seed {args.seed}, two runs identical but for "
+              f"the per-hart split (byte-identical: {bodies[0] == bodies[1]})")
     return 1 if errors else 0
 
 
