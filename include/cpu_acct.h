@@ -27,7 +27,7 @@
  * unmasking csrs (TAIL). At icount shift N each is worth 2^N counts. */
 #define TRAP_ACCT_HEAD 4
 #define TRAP_ACCT_TAIL 15
-#define CALL_ACCT_HEAD 4
+#define CALL_ACCT_HEAD 2
 #define CALL_ACCT_TAIL 15
 #define CPU_ACCT_FIX_TRAP_HEAD 0
 #define CPU_ACCT_FIX_TRAP_TAIL 1

@@ -48,12 +48,13 @@ unsigned long hart_platform_id(unsigned h);
 
 #if defined(__riscv) && !defined(HOST_TEST)
 extern volatile uint32_t harts_online_n;   /* harts_online's count */
+extern volatile uint8_t harts_many_flag;   /* harts_many's answer */
 /* Any context: more than one hart runs the kernel (one load: the lock
  * takers' test, so a one-hart run takes no lock). It turns true once, in
  * harts_release, before another hart runs a task. */
 static inline int harts_many(void)
 {
-    return harts_online_n > 1;
+    return harts_many_flag;
 }
 extern uintptr_t harts_tp[HARTS_MAX];   /* each online hart's TLS block */
 

@@ -25,9 +25,7 @@
     .globl  cpu_acct_call
 cpu_acct_call:
     csrrci  t6, CSR_XSTATUS, XSTATUS_XIE
-    lui     t0, %tprel_hi(cpu_acct_now)     /* this hart's (tp) */
-    add     t0, t0, tp, %tprel_add(cpu_acct_now)
-    addi    t0, t0, %tprel_lo(cpu_acct_now)
+    addi    t0, tp, %tprel_lo(cpu_acct_now)   /* this hart's (sections.ld: in reach) */
 1:  rdinstret t2
     .if (1b - cpu_acct_call) != CALL_ACCT_HEAD * 4
     .error "CALL_ACCT_HEAD does not match the code"
@@ -59,9 +57,7 @@ cpu_acct_call:
     ld      t6, 16(sp)
     addi    sp, sp, 32
 
-    lui     t0, %tprel_hi(cpu_acct_now)     /* this hart's (tp) */
-    add     t0, t0, tp, %tprel_add(cpu_acct_now)
-    addi    t0, t0, %tprel_lo(cpu_acct_now)
+    addi    t0, tp, %tprel_lo(cpu_acct_now)   /* this hart's (sections.ld: in reach) */
     ld      t1, CPU_ACCT_NOW_OWNER(t0)  /* `to` */
     sd      t3, CPU_ACCT_NOW_OWNER(t0)
     andi    t6, t6, XSTATUS_XIE

@@ -74,9 +74,7 @@ trap_entry:
     .option push
     .option norvc
     .option norelax
-    lui     t0, %tprel_hi(cpu_acct_now)     /* this hart's (tp) */
-    add     t0, t0, tp, %tprel_add(cpu_acct_now)
-    addi    t0, t0, %tprel_lo(cpu_acct_now)
+    addi    t0, tp, %tprel_lo(cpu_acct_now)   /* this hart's (sections.ld: in reach) */
     ld      t1, CPU_ACCT_NOW_OWNER(t0)  /* the handler's account */
     sd      t3, CPU_ACCT_NOW_OWNER(t0)
     rdcycle t2

@@ -128,6 +128,25 @@ void engine_tx_irq(struct uart_port *p, bool spurious)
     }
 }
 
+/* kick, the TX interrupt maybe off: the look and the loads under the
+ * port lock (out of line: kick's common early return stays short). */
+static __attribute__((noinline)) void kick_locked(struct uart_port *p)
+{
+    unsigned long f = irq_save();
+    bool took = port_lock_masked(p);
+    if (tx_state != TX_ON && ring_used(&p->tx)) {
+        bool fifo_empty;
+        uint32_t left;
+        do
+            p->ctr.hw_send_calls++;          /* refills outside the interrupt */
+        while (refill(p, &fifo_empty, &left) && left);
+        if (left)
+            tx_enter(p, TX_ON);
+    }
+    port_unlock_masked(p, took);
+    irq_restore(f);
+}
+
 /* Task on any hart, after a push: with the TX interrupt off, load the FIFO now, and
  * again while it takes more (a UART that sends faster than the CPU fills
  * it, such as QEMU's without the wire model, then needs no interrupt; a
@@ -138,22 +157,12 @@ void engine_tx_irq(struct uart_port *p, bool spurious)
  * or after it, and then finds the pushed bytes and keeps it on. That
  * holds on hart 0, the interrupt's; on another hart the interrupt may run
  * at the same time, so the look is made under the port lock. */
-static void kick(struct uart_port *p)
+static inline void kick(struct uart_port *p)
 {
     __atomic_signal_fence(__ATOMIC_SEQ_CST);   /* the read stays after the push */
     if (tx_state == TX_ON && (!harts_many() || hart_self() == 0))
         return;
-    unsigned long f = port_lock(p);
-    if (tx_state != TX_ON && ring_used(&p->tx)) {
-        bool fifo_empty;
-        uint32_t left;
-        do
-            p->ctr.hw_send_calls++;          /* refills outside the interrupt */
-        while (refill(p, &fifo_empty, &left) && left);
-        if (left)
-            tx_enter(p, TX_ON);
-    }
-    port_unlock(p, f);
+    kick_locked(p);
 }
 
 /* engine_write, task: push what fits of n bytes and start the FIFO. The

@@ -23,9 +23,21 @@ int uart_be_hw_init(const struct uart_cfg *c)
     return uart_lower.init(&uart_port.hw);
 }
 
+/* port_lock_masked, interrupts masked, harts online: take p's lock. */
+__attribute__((noinline)) void port_spin_lock(struct uart_port *p)
+{
+    spin_lock(&p->lock);
+}
+
+/* port_unlock_masked, interrupts masked, the lock held: release it. */
+__attribute__((noinline)) void port_spin_unlock(struct uart_port *p)
+{
+    spin_unlock(&p->lock);
+}
+
 /* tty_isr, interrupts masked, the port lock held: serve the causes in
  * order; an RX cause hands the rest of the claim to the RX path. */
-static void tty_claim(struct uart_port *p)
+static __attribute__((noinline)) void tty_claim(struct uart_port *p)
 {
     for (int round = 0; round < ISR_MAX_ROUNDS; round++) {
         enum uart_cause c = uart_lower.cause(&p->hw);
@@ -49,9 +61,13 @@ static void tty_claim(struct uart_port *p)
 static void tty_isr(void *arg)
 {
     struct uart_port *p = arg;
-    bool took = port_lock_masked(p);
+    if (!harts_many()) {
+        tty_claim(p);                 /* (a tail call: one hart, no lock) */
+        return;
+    }
+    port_spin_lock(p);
     tty_claim(p);
-    port_unlock_masked(p, took);
+    port_spin_unlock(p);
 }
 
 /* Boot task, interrupts enabled, after uart_be_hw_init. */
@@ -74,6 +90,18 @@ static bool turn_free(void *arg)
     return !__atomic_load_n(&((struct uart_port *)arg)->writing, __ATOMIC_RELAXED);
 }
 
+/* uart_be_write, task, another writer holds the turn: wait for it
+ * (out of line: the common write finds the turn free); whether it was
+ * taken (false: non-blocking, or the wait failed). */
+static __attribute__((noinline)) bool turn_wait(struct uart_port *p, bool nonblock)
+{
+    do
+        if (nonblock || waitq_wait(&p->writer_turn, turn_free, p, 0) != 0)
+            return false;
+    while (__atomic_exchange_n(&p->writing, 1U, __ATOMIC_ACQUIRE));
+    return true;
+}
+
 /* Task, any hart: one writer at a time, so that a write's bytes go out
  * together (as Linux's tty layer serialises writers): a second writer
  * waits, or gets -EAGAIN when non-blocking. The turn is taken by one
@@ -82,9 +110,8 @@ static bool turn_free(void *arg)
 ssize_t uart_be_write(const void *buf, size_t n, bool nonblock)
 {
     struct uart_port *p = &uart_port;
-    while (__atomic_exchange_n(&p->writing, 1U, __ATOMIC_ACQUIRE))
-        if (nonblock || waitq_wait(&p->writer_turn, turn_free, p, 0) != 0)
-            return -EAGAIN;
+    if (__atomic_exchange_n(&p->writing, 1U, __ATOMIC_ACQUIRE) && !turn_wait(p, nonblock))
+        return -EAGAIN;
     p->ctr.user_calls++;
     p->ctr.user_req += n;
     size_t done = engine_write(p, buf, n, nonblock);

@@ -58,13 +58,19 @@ extern struct uart_port uart_port;
  * interrupts is enough there, as before, and costs no more. */
 #define PORT_LOCKED (1UL << 63)   /* in port_lock's value: the lock was taken */
 
+/* port_lock_masked and port_unlock_masked with harts online (tty.c):
+ * the lock itself, out of line, so the one-hart path stays a load and a
+ * branch in every caller. */
+void port_spin_lock(struct uart_port *p);
+void port_spin_unlock(struct uart_port *p);
+
 /* Any context, interrupts masked: take the port lock if harts share it;
  * whether it was taken, for port_unlock_masked. */
 static inline bool port_lock_masked(struct uart_port *p)
 {
-    if (!harts_many())
+    if (__builtin_expect(!harts_many(), 1))
         return false;
-    spin_lock(&p->lock);
+    port_spin_lock(p);
     return true;
 }
 
@@ -72,7 +78,7 @@ static inline bool port_lock_masked(struct uart_port *p)
 static inline void port_unlock_masked(struct uart_port *p, bool took)
 {
     if (took)
-        spin_unlock(&p->lock);
+        port_spin_unlock(p);
 }
 
 /* Any context: mask interrupts, take the port lock (with harts online

@@ -83,6 +83,25 @@ void wire_line_mode(bool attached, uint64_t now)
         wire_line_update(now);
 }
 
+/* wire_enter, interrupts masked, harts online (out of line: the one-hart
+ * path stays a load and a branch): take wire_lock unless this hart holds
+ * it; whether it was taken. */
+__attribute__((noinline)) bool wire_enter_many(void)
+{
+    if (__atomic_load_n(&wire_owner, __ATOMIC_RELAXED) == wire_hart() + 1U)
+        return false;
+    spin_lock(&wire_lock);
+    wire_owner = wire_hart() + 1U;
+    return true;
+}
+
+/* wire_leave, interrupts masked, wire_lock held by wire_enter_many. */
+__attribute__((noinline)) void wire_leave_many(void)
+{
+    wire_owner = 0;
+    spin_unlock(&wire_lock);
+}
+
 /* Timer ISR on any hart (a sim timer: a real UART needs no such interrupt, and the
  * timer code charges it to the sim account): the modelled FIFO emptied;
  * raise THRE, and the driver's handler runs in the UART interrupt after. */

@@ -31,25 +31,23 @@
 extern struct spinlock wire_lock;
 extern unsigned wire_owner;        /* the holder's hart + 1, 0: free */
 
+/* wire_enter and wire_leave with harts online (wire_model.c). */
+bool wire_enter_many(void);
+void wire_leave_many(void);
+
 /* Interrupts masked, any hart: take wire_lock, unless this hart holds it
  * already (a panic inside the model prints through the seam); whether it
  * was taken, for wire_leave. */
 static inline bool wire_enter(void)
 {
-    if (!harts_many() || __atomic_load_n(&wire_owner, __ATOMIC_RELAXED) == wire_hart() + 1U)
-        return false;
-    spin_lock(&wire_lock);
-    wire_owner = wire_hart() + 1U;
-    return true;
+    return __builtin_expect(harts_many(), 0) && wire_enter_many();
 }
 
 /* The caller of wire_enter: release wire_lock if it was taken. */
 static inline void wire_leave(bool took)
 {
-    if (took) {
-        wire_owner = 0;
-        spin_unlock(&wire_lock);
-    }
+    if (took)
+        wire_leave_many();
 }
 
 /* wire_rx.c: the RX side. Init at boot; whether a stream is attached
