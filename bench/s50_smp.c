@@ -40,6 +40,7 @@
 #define TAG(h)      ((uint8_t)('A' + (h)))
 #define SEED(h)     (50U + (h))
 #define U(x)        ((unsigned long long)(x))
+#define QUIESCE_POLL_NS 100000ULL        /* between two looks at the model's timers */
 
 struct s50_run s50;
 /* A task and stack per phase and hart, never reused: a task that has
@@ -59,6 +60,7 @@ static uint64_t drain_t0, drain_line_ns;
 static volatile unsigned drain_go;
 static unsigned drain_bad;
 static uint32_t written;                 /* loopback bytes written by all harts */
+static unsigned quiesce_bad;             /* harts whose model timers stayed wanted */
 
 /* A phase task: whatever has come back, appended to the log. */
 static void collect(unsigned h)
@@ -237,6 +239,7 @@ static bool drain_phase(void)
     while (s50.done < s50.nharts && sched_block_until(s50.deadline) != -ETIMEDOUT)
         ;
     bool ran = s50.done == s50.nharts;
+    s50.stuck |= !ran;
     bench_payload_end("s50-drain", DRAIN_BYTES, crc32_update(0, pl, DRAIN_BYTES));
     bool ok = ran && k == DRAIN_BYTES && !drain_bad;
     printf("  diag=s50-drain status=%s bytes=%u drainers=%u bad_drains=%u line_ns=%llu "
@@ -259,7 +262,7 @@ bool s50_run_phase(const char *name, void (*entry)(void *))
     while (__atomic_load_n(&s50.done, __ATOMIC_ACQUIRE) < s50.nharts)
         if (sched_block_until(s50.deadline) == -ETIMEDOUT &&
             __atomic_load_n(&s50.done, __ATOMIC_ACQUIRE) < s50.nharts)
-            return false;
+            return !(s50.stuck = true);
     return true;
 }
 
@@ -298,6 +301,35 @@ void s50_print_harts(const char *phase)
     }
 }
 
+/* The quiesce phase's task on hart h: the model's timers on it off once
+ * the line wants nothing of them (hart 0 keeps its own: it stays the
+ * driver's caller). */
+static void quiescer(void *arg)
+{
+    unsigned h = (unsigned)(uintptr_t)arg;
+    bool ok = h == 0;
+    while (!ok && !(ok = wire_model_hart_quiesce()) && clock_now_ns() < s50.deadline)
+        sleep_for(QUIESCE_POLL_NS);
+    if (!ok)
+        __atomic_fetch_add(&quiesce_bad, 1, __ATOMIC_RELAXED);
+    s50_task_done();
+}
+
+/* Section task, after the last phase: the other harts' tasks have ended;
+ * once each has cancelled the model's timers on it, the driver is hart
+ * 0's alone again (harts_share(false)) and the one-hart sections after
+ * S50 take no lock. Left shared (locks still taken) after a watchdog. */
+static bool unshare(void)
+{
+    quiesce_bad = 0;
+    bool ok = !s50.stuck && s50_run_phase("s50-quiesce", quiescer) && quiesce_bad == 0;
+    if (ok)
+        harts_share(false);
+    printf("  diag=s50-quiesce status=%s harts=%u not_quiet=%u shared=%d\n", ok ? "PASS" : "FAIL",
+           s50.nharts, quiesce_bad, harts_many());
+    return ok;
+}
+
 /* Section task: IER as the driver's shadow says, and the locks' waits. */
 static bool print_state(void)
 {
@@ -330,7 +362,9 @@ enum bench_status s50_smp(void)
     if (s50.nharts < 2)
         return bench_skip("one-hart");
     phase = 0;
+    s50.stuck = false;
     s50.main = waker_current();
+    harts_share(true);                   /* tasks on every hart call the driver from here */
     s50.yield_seed = bootarg("s50_yield_seed", arg, sizeof arg) ? (uint32_t)atoi(arg) : 0;
     printf("  diag=s50-stress yield_seed=%u\n", s50.yield_seed);
     nb_fd = open("/dev/console", O_RDWR | O_NONBLOCK);
@@ -342,6 +376,7 @@ enum bench_status s50_smp(void)
     int rx = s50_rx_phase();
     ok &= rx != 0;
     ok &= print_state();
+    ok &= unshare();
     close(nb_fd);
     bench_rx_mark("s50-rx-window");
     return ok ? BENCH_PASS : bench_fail("s50-check");

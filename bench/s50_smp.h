@@ -9,7 +9,7 @@
 #include "scheduler.h"
 
 #define S50_STACK_WORDS 1024
-#define S50_PHASES      4        /* writers, thre, drain, rx */
+#define S50_PHASES      5        /* writers, thre, drain, rx, quiesce */
 
 /* What one hart's task did in the running phase. */
 struct s50_hart {
@@ -24,6 +24,7 @@ struct s50_run {
     volatile unsigned done;        /* tasks of the phase that have finished */
     uint32_t yield_seed;           /* boot argument s50_yield_seed= (0: no extra yields) */
     uint64_t deadline;             /* the phase's watchdog (virtual ns) */
+    bool stuck;                    /* a phase's watchdog passed: its tasks may live on */
 };
 extern struct s50_run s50;
 

@@ -14,6 +14,7 @@
 #define HARTS_MAX 8   /* hart indices (and, in M-mode, ids) the kernel serves */
 
 #ifndef __ASSEMBLER__
+#include <stdbool.h>
 #include <stdint.h>
 
 /* A variable with one instance per hart, reached through tp. */
@@ -49,9 +50,10 @@ unsigned long hart_platform_id(unsigned h);
 #if defined(__riscv) && !defined(HOST_TEST)
 extern volatile uint32_t harts_online_n;   /* harts_online's count */
 extern volatile uint8_t harts_many_flag;   /* harts_many's answer */
-/* Any context: more than one hart runs the kernel (one load: the lock
- * takers' test, so a one-hart run takes no lock). It turns true once, in
- * harts_release, before another hart runs a task. */
+/* Any context: tasks on more than one hart may call the UART driver now
+ * (harts_share), so its callers take their locks (one load and a branch:
+ * a run without such tasks, one hart or several, takes no lock and costs
+ * what a one-hart kernel does). */
 static inline int harts_many(void)
 {
     return harts_many_flag;
@@ -70,6 +72,12 @@ static inline void *hart_local_of(unsigned h, void *mine)
 /* Host builds: one hart. */
 static inline int harts_many(void) { return 0; }
 #endif
+
+/* Hart 0's task: on, tasks on other harts are about to call the UART
+ * driver (harts_many true from here, on every hart); off, they have all
+ * ended and each of those harts has cancelled the model's timers on it
+ * (wire_model_hart_quiesce), so only hart 0 touches the driver again. */
+void harts_share(bool on);
 
 /* Secondary hart start-up (harts.c), interrupts masked, on its own
  * stack and TLS block: bring up this hart's kernel, then idle. */

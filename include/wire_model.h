@@ -75,6 +75,12 @@ int wire_model_fault(enum wire_fault f);
  * are the sim account's. */
 void wire_model_stats(struct wire_stats *out);
 
+/* Task on a hart other than 0, before harts_share(false): cancel this
+ * hart's model timers if nothing is wanted of them (no THRE event due, no
+ * stream attached); whether it did (false: call again later). True
+ * without the model. */
+bool wire_model_hart_quiesce(void);
+
 struct spinlock_stats;
 /* Any task: the model's lock's statistics (wire_priv.h; zero when the
  * model is off or one hart runs). */

@@ -59,9 +59,12 @@ def check_body(k, body, args):
         return errors
     if not re.search(r"^  section=S50 status=PASS ", body, re.M):
         errors.append(f"run {k}: no `section=S50 status=PASS`")
-    for phase in ("writers", "thre", "drain", "rx", "ier"):
+    for phase in ("writers", "thre", "drain", "rx", "ier", "quiesce"):
         if not re.search(rf"^  diag=s50-{phase} status=(PASS|SKIPPED) ", body, re.M):
             errors.append(f"run {k}: s50-{phase} not PASS")
+    if not re.search(rf"^  diag=s50-quiesce status=PASS harts={args.smp} not_quiet=0 shared=0$",
+                     body, re.M):
+        errors.append(f"run {k}: the driver is still shared after S50 (its locks stay on)")
     for m in re.finditer(r"^  diag=s50-\S+ (?:phase=\S+ )?status=(\S+)", body, re.M):
         if m.group(1) not in ("PASS", "SKIPPED"):
             errors.append(f"run {k}: {m.group(0).strip()}")

@@ -25,12 +25,14 @@ def arg_parser(doc, timeout, log_help=None):
     return p
 
 
-def boot(image_dir, log, append=(), timeout=60, mode="icount", shift=None):
+def boot(image_dir, log, append=(), timeout=60, mode="icount", shift=None, smp=None):
     """Boot with qemu-run (quiet, host timeout); return (exit status, log text)."""
     cmd = [sys.executable, QEMU_RUN, "--image-dir", image_dir, "--log", log,
            "--mode", mode, "--timeout", str(timeout), "--quiet"]
     if shift is not None:
         cmd += ["--icount-shift", str(shift)]
+    if smp is not None:
+        cmd += ["--smp", str(smp)]
     for a in append:
         cmd += ["--append", a]
     status = subprocess.run(cmd, stdin=subprocess.DEVNULL).returncode

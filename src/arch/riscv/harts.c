@@ -37,6 +37,13 @@ uintptr_t harts_sp[HARTS_MAX];
 static unsigned long hart_ids[HARTS_MAX];
 volatile uint32_t harts_online_n = 1;   /* harts.h: harts_online */
 volatile uint8_t harts_many_flag;       /* harts.h: harts_many (a byte: one load, one branch) */
+
+/* Hart 0's task (harts.h): the flag, ordered before the tasks it spawns
+ * next (on) and after the ends of those it waited for (off). */
+void harts_share(bool on)
+{
+    __atomic_store_n(&harts_many_flag, on && harts_online() > 1, __ATOMIC_SEQ_CST);
+}
 static unsigned moved_in;   /* S-mode: harts HSM started (they arrive later) */
 static uint64_t stacks[HARTS_MAX - 1][HART_STACK_WORDS] __attribute__((aligned(16)));
 static uint8_t tls_blocks[HARTS_MAX - 1][HART_TLS_BYTES] __attribute__((aligned(64)));
@@ -104,7 +111,6 @@ unsigned harts_release(void)
     }
     if (want == 1)
         return 1;
-    __atomic_store_n(&harts_many_flag, 1, __ATOMIC_SEQ_CST);   /* locks taken from here */
     __atomic_store_n(&harts_go, 1, __ATOMIC_SEQ_CST);
     for (unsigned h = 1; h < HARTS_MAX; h++)
         if (waiting >> h & 1)

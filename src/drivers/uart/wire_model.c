@@ -159,6 +159,21 @@ void wire_model_stats(struct wire_stats *out)
     out->cycles = cpu_acct_sim.cycles;
 }
 
+/* Any task on a hart other than 0 (wire_model.h). */
+bool wire_model_hart_quiesce(void)
+{
+    unsigned long f = irq_save();
+    bool took = wire_enter();
+    bool idle = thre_due == UINT64_MAX && !wire_rx_attached();
+    if (idle) {
+        timer_cancel(&thre_timer[wire_hart()]);
+        wire_rx_quiesce();
+    }
+    wire_leave(took);
+    irq_restore(f);
+    return idle;
+}
+
 /* Any task (S50). */
 void wire_model_lock_stats(struct spinlock_stats *out)
 {
@@ -387,6 +402,12 @@ int wire_model_fault(enum wire_fault f)
 void wire_model_stats(struct wire_stats *out)
 {
     *out = (struct wire_stats){ 0 };
+}
+
+/* Any task: no model, no timers. */
+bool wire_model_hart_quiesce(void)
+{
+    return true;
 }
 
 /* Any task: no model, no lock. */

@@ -62,6 +62,7 @@ uint32_t wire_rx_iir(uint64_t now);                     /* RX cause or NO_INT */
 void wire_rx_ier(uint32_t ier, uint64_t now);
 void wire_rx_fcr(uint32_t fcr, uint64_t now);
 void wire_rx_rearm(uint64_t now);                       /* the timer for the next event */
+void wire_rx_quiesce(void);                             /* this hart's timer off (no stream) */
 
 /* wire_model.c, while a stream is attached: QEMU's interrupt line as the
  * modelled causes want it (QEMU's IER.THRI on: its empty THR raises the

@@ -154,6 +154,15 @@ void wire_rx_rearm(uint64_t now)
     timer_arm(&rx_timer[wire_hart()], t, (struct waker){ 0 });
 }
 
+/* wire_model_hart_quiesce, wire_lock held, no stream attached: this
+ * hart's RX timer off (it would fire and find nothing to do); the next
+ * stream arms a timer afresh (one left on another hart fires and looks). */
+void wire_rx_quiesce(void)
+{
+    timer_cancel(&rx_timer[wire_hart()]);
+    armed_at = UINT64_MAX;
+}
+
 /* Boot, interrupts masked (the driver has programmed FCR already: the
  * trigger is what it wrote, not the config's). */
 void wire_rx_init(const struct uart_cfg *c, const struct peer_point *p)
