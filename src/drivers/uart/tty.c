@@ -95,8 +95,10 @@ static bool turn_free(void *arg)
  * taken (false: non-blocking, or the wait failed). */
 static __attribute__((noinline)) bool turn_wait(struct uart_port *p, bool nonblock)
 {
+    if (nonblock)
+        return false;
     do
-        if (nonblock || waitq_wait(&p->writer_turn, turn_free, p, 0) != 0)
+        if (waitq_wait(&p->writer_turn, turn_free, p, 0) != 0)
             return false;
     while (__atomic_exchange_n(&p->writing, 1U, __ATOMIC_ACQUIRE));
     return true;
