@@ -1,4 +1,5 @@
-# Library unit tests: ring buffer, statistics, CRC-32 and timer queue.
+# Library unit tests: ring buffer, statistics, CRC-32, timer queue; the
+# spinlock and the wait queue with threads under ThreadSanitizer.
 # Included from tests/host/CMakeLists.txt, which defines host_test,
 # host_test_tsan and SRC.
 
@@ -11,3 +12,16 @@ host_test(crc32 ${LIB_TESTS_DIR}/test_crc32.c ${SRC}/lib/crc32.c)
 host_test(timerq ${LIB_TESTS_DIR}/test_timerq.c ${SRC}/lib/timerq.c)
 host_test(line_point ${LIB_TESTS_DIR}/test_line_point.c ${SRC}/lib/line_point.c)
 host_test_tsan(spinlock_tsan ${LIB_TESTS_DIR}/test_spinlock_tsan.c)
+# The wait queue with a thread per hart: under TSan (races), and under
+# ASan/UBSan with more rounds (a missing fence's lost wakes).
+set(WAITQ_THREADS ${LIB_TESTS_DIR}/test_waitq_threads.c
+                  ${LIB_TESTS_DIR}/fake_sched_threads.c ${SRC}/kernel/waitq.c)
+host_test_tsan(waitq_tsan ${WAITQ_THREADS})
+host_test(waitq_threads ${WAITQ_THREADS})
+foreach(t test_waitq_tsan test_waitq_threads)
+  target_compile_definitions(${t} PRIVATE HOST_CSR_PER_THREAD=1)
+  target_link_options(${t} PRIVATE -pthread)
+endforeach()
+# GCC's -Wtsan: ThreadSanitizer does not model waitq's seq_cst fences (it
+# sees the queue's head as atomic and its list under the lock).
+target_compile_options(test_waitq_tsan PRIVATE -Wno-tsan)
