@@ -41,7 +41,7 @@
 #define ROUNDS      100000
 #endif
 #define DEADLINE_NS 100000u
-#define WATCHDOG_S  5
+#define WATCHDOG_S  15
 #define YIELD_EVERY 4
 #define POLLS       4000
 
