@@ -10,14 +10,20 @@
  * flag; tests/host/fake_kernel.c defines host_csr and host_irq_enabled(),
  * which takes a pending fake interrupt when interrupts get unmasked, and
  * host_spin_hint(), a busy-wait loop's hint in fake time. Only
- * the CSR_X* names work with the csr_* macros here. */
+ * the CSR_X* names work with the csr_* macros here. With a thread per
+ * hart (HOST_SMP, tests/host/fake_kernel_threads.c) each thread has its
+ * own host_csr, as each hart its own interrupt state. */
 #include <stdint.h>
 
 struct host_csr {
     unsigned long xstatus, xie, xip, xtvec, xepc, xcause, xtval, xscratch;
     uint64_t time, cycle, instret;
 };
+#ifdef HOST_SMP
+extern __thread struct host_csr host_csr;
+#else
 extern struct host_csr host_csr;
+#endif
 void host_irq_enabled(void);
 void host_spin_hint(void);
 

@@ -19,7 +19,7 @@ struct waitq_entry {
 };
 
 struct waitq {
-    struct waitq_entry *head;
+    struct waitq_entry *head;     /* written under the lock, read without it (atomic) */
     struct waitq_entry **tail;    /* NULL: empty (set up lazily) */
     struct spinlock lock;         /* the list, across harts */
 };
@@ -32,14 +32,14 @@ void waitq_wake_all_slow(struct waitq *q);
 static inline void waitq_wake_all(struct waitq *q)
 {
     __atomic_thread_fence(__ATOMIC_SEQ_CST);   /* the caller's news before the look */
-    if (q->head)
+    if (__atomic_load_n(&q->head, __ATOMIC_RELAXED))
         waitq_wake_all_slow(q);
 }
 
 /* Any context: whether anybody waits on q. */
 static inline bool waitq_active(const struct waitq *q)
 {
-    return q->head != 0;
+    return __atomic_load_n(&q->head, __ATOMIC_RELAXED) != 0;
 }
 
 /* Task: wait on q until cond(arg) holds, or until deadline_ns (0: no

@@ -19,7 +19,7 @@ static void link(struct waitq *q, struct waitq_entry *e)
         q->tail = &q->head;
     e->next = 0;
     e->q = q;
-    *q->tail = e;
+    __atomic_store_n(q->tail, e, __ATOMIC_RELAXED);   /* head, or the last entry's next */
     q->tail = &e->next;
     spin_unlock(&q->lock);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -37,7 +37,7 @@ static void unlink(struct waitq *q, struct waitq_entry *e)
     struct waitq_entry **pp = &q->head;
     while (*pp != e)
         pp = &(*pp)->next;
-    *pp = e->next;
+    __atomic_store_n(pp, e->next, __ATOMIC_RELAXED);
     if (q->tail == &e->next)
         q->tail = pp;
     e->q = 0;
@@ -51,7 +51,7 @@ void waitq_wake_all_slow(struct waitq *q)
 {
     unsigned long f = spin_lock_irqsave(&q->lock);
     struct waitq_entry *e = q->head;
-    q->head = 0;
+    __atomic_store_n(&q->head, 0, __ATOMIC_RELAXED);
     q->tail = &q->head;
     while (e) {
         struct waitq_entry *next = e->next;
