@@ -42,7 +42,9 @@
 #include "harts.h"
 #include "scheduler.h"
 
-#ifdef HOST_TEST
+#if defined(HOST_TEST) && defined(HOST_SMP)
+#define CPU_ACCT_LOCAL __thread    /* the host tests' thread per hart (task) */
+#elif defined(HOST_TEST)
 #define CPU_ACCT_LOCAL             /* the host tests' one thread */
 #else
 #define CPU_ACCT_LOCAL HART_LOCAL

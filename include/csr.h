@@ -19,7 +19,7 @@ struct host_csr {
     unsigned long xstatus, xie, xip, xtvec, xepc, xcause, xtval, xscratch;
     uint64_t time, cycle, instret;
 };
-#ifdef HOST_CSR_PER_THREAD
+#if defined(HOST_CSR_PER_THREAD) || defined(HOST_SMP)
 extern _Thread_local struct host_csr host_csr;
 #else
 extern struct host_csr host_csr;

@@ -68,6 +68,15 @@ static inline void *hart_local_of(unsigned h, void *mine)
     __asm__("mv %0, tp" : "=r"(tp));
     return (void *)((uintptr_t)mine - tp + harts_tp[h]);
 }
+#elif defined(HOST_SMP)
+/* Host tests with a thread per hart (HOST_SMP: tests/host/
+ * fake_kernel_threads.c defines host_harts_many, 0 until the test has
+ * its harts up). */
+extern int host_harts_many;
+static inline int harts_many(void)
+{
+    return __atomic_load_n(&host_harts_many, __ATOMIC_RELAXED);
+}
 #else
 /* Host builds: one hart. */
 static inline int harts_many(void) { return 0; }

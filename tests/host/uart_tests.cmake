@@ -135,3 +135,31 @@ foreach(engine async console)
   target_compile_definitions(test_uart_wire_${engine}_ns16550 PRIVATE
                              WIRE_BAUD=115200 WIRE_FIFO=16 BACKEND_${_en}=1)
 endforeach()
+
+# The driver on four harts, a thread each, under ThreadSanitizer: each
+# engine with the NS16550A fake behind a bus mutex (fake_uart_bus.c:
+# the driver's register accesses wrapped) and the threaded fake kernel
+# (fake_kernel_threads.c; HOST_SMP: harts_many() a variable, interrupt
+# state per thread); a 1 KiB TX ring, so that writers block on a full
+# one. host.uart_smp_tsan (async), host.uart_smp_tsan_console, _copier.
+set(UART_SMP_FAKES ${UART_TESTS_DIR}/fake_kernel_threads.c ${UART_TESTS_DIR}/fake_tasks_threads.c
+                   ${UART_TESTS_DIR}/fake_uart_bus.c
+                   ${UART_TESTS_DIR}/fake_uart.c ${UART_TESTS_DIR}/fake_uart_fifo.c
+                   ${UART_TESTS_DIR}/fake_uart_regs.c ${SRC}/kernel/sleep.c)
+foreach(engine async console copier)
+  string(TOUPPER ${engine} _en)
+  set(_name uart_smp_tsan_${engine})
+  if(engine STREQUAL "async")
+    set(_name uart_smp_tsan)
+  endif()
+  host_test_tsan(${_name} ${UART_TESTS_DIR}/test_uart_smp_tsan.c ${UART_${_en}}
+                 ${UART_SMP_FAKES})
+  target_include_directories(test_${_name} PRIVATE ${UART_DRV})
+  # (GCC's TSan does not model fences: the wait queues' fences are
+  # not what orders the driver's data, its locks and atomics are.)
+  target_compile_options(test_${_name} PRIVATE -Wno-tsan)
+  target_compile_definitions(test_${_name} PRIVATE HOST_SMP=1 UART_LOWER_HEADER="lower_ns16550.h"
+                             UART_TX_RING_SIZE=1024)
+  target_link_options(test_${_name} PRIVATE -Wl,--wrap=fake_mmio_read
+                      -Wl,--wrap=fake_mmio_write)
+endforeach()

@@ -34,7 +34,8 @@ const struct uart_engine uart_engine = { .name = uart_be_name, .flags = ENGINE_C
 enum tx_state { TX_OFF, TX_ON, TX_EMPTY };
 
 static uint8_t tx_store[UART_TX_RING_SIZE];
-static volatile enum tx_state tx_state;
+static enum tx_state tx_state;        /* stored atomically (tx_enter): kick and
+                                         drain_woken load it without the lock */
 static uint64_t empty_ns;             /* TX_EMPTY since */
 static bool refill_wake;              /* a drainer asks: wake it at the next refill */
 
@@ -42,7 +43,7 @@ static bool refill_wake;              /* a drainer asks: wake it at the next ref
 static inline void tx_enter(struct uart_port *p, enum tx_state s)
 {
     enum tx_state was = tx_state;
-    tx_state = s;
+    __atomic_store_n(&tx_state, s, __ATOMIC_RELAXED);
     if (s == TX_ON && was != TX_ON)
         uart_lower.irq_update(&p->hw, UART_IRQ_TX, 0);
     else if (s != TX_ON && was == TX_ON)
@@ -160,7 +161,8 @@ static __attribute__((noinline)) void kick_locked(struct uart_port *p)
 static inline void kick(struct uart_port *p)
 {
     __atomic_signal_fence(__ATOMIC_SEQ_CST);   /* the read stays after the push */
-    if (tx_state == TX_ON && (!harts_many() || hart_self() == 0))
+    if (__atomic_load_n(&tx_state, __ATOMIC_RELAXED) == TX_ON &&
+        (!harts_many() || hart_self() == 0))
         return;
     kick_locked(p);
 }
@@ -170,8 +172,7 @@ static inline void kick(struct uart_port *p)
 static size_t push_kick(struct uart_port *p, const uint8_t *b, size_t n)
 {
     size_t k = ring_push(&p->tx, b, n < UINT32_MAX ? (uint32_t)n : UINT32_MAX);
-    p->ctr.user_acc += k;
-    p->tx_in += k;
+    port_took(p, k);
     kick(p);
     if (__builtin_expect(waitq_active(&p->drain), 0))
         waitq_wake_all(&p->drain);         /* their bytes are not the last any more */
@@ -208,7 +209,7 @@ static __attribute__((noinline)) size_t write_rest(struct uart_port *p, const ui
     while (done < n) {
         size_t left = n - done, quarter = ring_capacity(&p->tx) / 4;
         struct space_want w = { p, (uint32_t)(left < quarter ? left : quarter) };
-        p->ctr.writer_blocks++;
+        port_ctr_add(&p->ctr.writer_blocks, 1);
         waitq_wait(&p->tx_space, has_space, &w, 0);
         done += push_kick(p, b + done, left);
     }
@@ -239,8 +240,9 @@ struct drain_wait {
 static bool drain_woken(void *arg)
 {
     const struct drain_wait *w = arg;
-    return tx_state != TX_ON || w->p->tx_in != w->tx_in ||
-           w->p->tx_in - ring_used(&w->p->tx) != w->out;
+    uint64_t in = port_tx_in(w->p);
+    return __atomic_load_n(&tx_state, __ATOMIC_RELAXED) != TX_ON || in != w->tx_in ||
+           in - ring_used(&w->p->tx) != w->out;
 }
 
 /* engine_drain, the port lock held: `behind` bytes written after the
@@ -270,13 +272,14 @@ static bool sent_past(struct uart_port *p, uint64_t behind)
  * interrupt on hart 0 through the drain queue; no timer is armed here. */
 int engine_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *fifo_empty_ns)
 {
-    uint64_t target = p->tx_in;
+    uint64_t target = port_tx_in(p);
 
     for (;;) {
         unsigned long f = port_lock(p);
+        uint64_t in = port_tx_in(p);          /* (a writer on another hart may push) */
         uint32_t used = ring_used(&p->tx);
-        uint64_t out = p->tx_in - used;
-        if (p->tx_in > target && out >= target && sent_past(p, out - target)) {
+        uint64_t out = in - used;
+        if (in > target && out >= target && sent_past(p, out - target)) {
             port_unlock(p, f);
             return DRAIN_DONE;
         }
@@ -296,10 +299,10 @@ int engine_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *fifo_empty
             }
             tx_enter(p, TX_ON);               /* ask for the FIFO-empty event */
         }
-        if (p->tx_in > target && used)
+        if (in > target && used)
             refill_wake = true;               /* count the bytes going in behind */
         port_unlock(p, f);
-        struct drain_wait w = { p, p->tx_in, out };
+        struct drain_wait w = { p, in, out };
         if (waitq_wait(&p->drain, drain_woken, &w, deadline_ns) == -ETIMEDOUT)
             return -ETIMEDOUT;
     }

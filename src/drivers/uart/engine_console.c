@@ -29,7 +29,7 @@ size_t engine_write(struct uart_port *p, const uint8_t *buf, size_t n, bool nonb
             ;
         uart_lower.tx_load(&p->hw, buf + i, 1);
     }
-    p->ctr.user_acc += n;
+    port_ctr_add(&p->ctr.user_acc, n);
     return n;
 }
 

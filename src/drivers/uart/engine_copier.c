@@ -2,24 +2,23 @@
  * (crates/uart_16550/src/async_/driver.rs and isr.rs, kernel/src/drivers/
  * d1_uart.rs, the tcdrain of kernel/src/syscall/fs/ctl.rs). A 64 KiB TX
  * ring; a write takes only the ring's contiguous free run (short near the
- * wrap: the caller loops). A TX copier task pops up to 1 KiB into a
- * staging buffer and sends it with send_bytes (a status read before each
- * byte, as the original's UartPort::send_bytes), retrying on zero
- * progress: 32 fast retries, then the THRE interrupt on and one more try;
- * then a slow poll of up to 4096 rounds of 256 spin hints and a send
- * (COPIER_SLOW_POLL, the default; OFF: straight to the THRE wait, the
- * "IRQ-first" change StarryOS's own improvement spec proposed); then up
- * to 4 yields; then a pure wait for the interrupt. After a chunk it polls
- * TEMT up to 256 times. The TX interrupt turns itself off and wakes the
- * copier (and the drainers on TEMT); an RX cause masks RX and wakes an RX
- * copier task that reads in NAPI style. tcdrain waits, with no bound,
- * until the ring is empty, the copier idle, nothing staged and TEMT up.
- * The counters keep the original's meaning; the work is charged to one
- * CPU sub-account per phase (uart_engine.phases).
- * Harts: copiers and interrupt on hart 0; writers and drainers on any
- * (wakes through hart 0's inbox; a drainer's re-check timer is its own).
- * One deviation, counted: a drainer re-checks every character time
- * (drain_timer_waits): on a 16550 nothing signals TEMT after the last
+ * wrap: the caller loops). A TX copier task pops up to 1 KiB into a staging
+ * buffer and sends it with send_bytes (a status read before each byte, as
+ * the original's UartPort::send_bytes), retrying on zero progress: 32 fast
+ * retries, then the THRE interrupt on and one more try; then a slow poll of
+ * up to 4096 rounds of 256 spin hints and a send (COPIER_SLOW_POLL, the
+ * default; OFF: straight to the THRE wait, the "IRQ-first" change
+ * StarryOS's own improvement spec proposed); then up to 4 yields; then a
+ * pure wait for the interrupt. After a chunk it polls TEMT up to 256 times.
+ * The TX interrupt turns itself off and wakes the copier (and the drainers
+ * on TEMT); an RX cause masks RX and wakes an RX copier task that reads in
+ * NAPI style. tcdrain waits, with no bound, until the ring is empty, the
+ * copier idle, nothing staged and TEMT up. The counters keep the original's
+ * meaning; the work is charged to one CPU sub-account per phase
+ * (uart_engine.phases). Harts: copiers and interrupt on hart 0; writers and
+ * drainers on any (wakes through hart 0's inbox; a drainer's re-check timer
+ * is its own). One deviation, counted: a drainer re-checks every character
+ * time (drain_timer_waits): on a 16550 nothing signals TEMT after the last
  * THRE, so the original's drainer would sleep for ever (its D1 port is
  * woken by the UART's IIR 0xC1 entries, which a 16550 does not make). */
 #include <errno.h>
@@ -59,7 +58,6 @@ static const struct engine_phase phases[] = {
 };
 
 static void rx_irq(struct uart_port *p);
-
 const char uart_be_name[] = "copier";
 const struct uart_engine uart_engine = { .name = uart_be_name, .flags = ENGINE_COUNTERS,
                                          .rx_irq = rx_irq, .phases = phases,
@@ -67,7 +65,9 @@ const struct uart_engine uart_engine = { .name = uart_be_name, .flags = ENGINE_C
 
 static uint8_t tx_store[TX_RING_SIZE], stage[COPIER_BUF_SIZE], rx_buf[COPIER_BUF_SIZE];
 static uint32_t pending, cursor;      /* the staged chunk: stage[cursor..pending) unsent */
-static volatile bool copier_active;   /* the TX copier is inside a poll cycle */
+static bool copier_active;            /* in a poll cycle (these 3: the copier's stores) */
+#define COPIER_SET(var, v) __atomic_store_n(&(var), (v), __ATOMIC_RELAXED)
+#define COPIER_GET(var) __atomic_load_n(&(var), __ATOMIC_RELAXED)
 static bool thre_idle_armed;          /* THRE enabled once in this idle episode */
 static uint64_t tx_stack[COPIER_STACK_WORDS], rx_stack[COPIER_STACK_WORDS];
 static struct waker tx_waker, rx_waker;
@@ -85,7 +85,7 @@ static void enter(struct cpu_acct *a)
 /* TX copier: core::hint::spin_loop(), n times (the RISC-V pause hint). */
 static void spin(unsigned n)
 {
-    for (unsigned i = 0; i < n; i++)
+    while (n--)
         cpu_spin_hint();
 }
 
@@ -100,15 +100,11 @@ static uint32_t send_bytes(struct uart_port *p)
         n++;
     }
     irq_restore(f);
-    p->ctr.hw_send_calls++;
-    if (n) {
-        p->ctr.hw_send_bytes += n;
-        if (n > p->ctr.hw_send_max_chunk)
-            p->ctr.hw_send_max_chunk = n;
-    } else {
-        p->ctr.hw_send_zero++;
-    }
-    cursor += n;
+    port_ctr_add(&p->ctr.hw_send_calls, 1);
+    port_ctr_add(n ? &p->ctr.hw_send_bytes : &p->ctr.hw_send_zero, n ? n : 1);
+    if (n > COPIER_GET(p->ctr.hw_send_max_chunk))
+        COPIER_SET(p->ctr.hw_send_max_chunk, n);
+    COPIER_SET(cursor, cursor + n);
     return n;
 }
 
@@ -126,7 +122,7 @@ static void thre_on(struct uart_port *p)
 static void pend(bool self_wake)
 {
     enter(&ph_acct[PH_PARK]);
-    copier_active = false;
+    COPIER_SET(copier_active, false);
     if (self_wake)
         sched_yield();
     else
@@ -146,12 +142,12 @@ static bool slow_paths(struct uart_port *p, unsigned *yields)
             return true;
         }
     }
-    p->ctr.slow_poll_exh++;
+    port_ctr_add(&p->ctr.slow_poll_exh, 1);
     if (++*yields <= TX_YIELD_RETRIES) {
         pend(true);
         return false;
     }
-    p->ctr.yield_exh++;
+    port_ctr_add(&p->ctr.yield_exh, 1);
 #else
     (void)p;
     (void)yields;
@@ -182,7 +178,7 @@ static bool send_chunk(struct uart_port *p, unsigned *yields)
         enter(&ph_acct[PH_FAST]);
         if (++retries <= TX_FAST_RETRY_LIMIT)
             continue;
-        p->ctr.no_progress_budget++;
+        port_ctr_add(&p->ctr.no_progress_budget, 1);
         thre_on(p);                          /* TX_WAKER registered, THRE, recheck */
         send_bytes(p);
         if (cursor >= pending)
@@ -233,17 +229,17 @@ static void tx_copier(void *arg)
     unsigned yields = 0;
 
     for (;;) {
-        copier_active = true;
+        COPIER_SET(copier_active, true);
         if (cursor >= pending) {
             enter(&ph_acct[PH_RING]);
-            pending = ring_pop(&p->tx, stage, sizeof stage);
-            cursor = 0;
+            COPIER_SET(cursor, 0U);          /* first: a look between sees bytes staged */
+            COPIER_SET(pending, ring_pop(&p->tx, stage, sizeof stage));
             if (!pending) {
                 park(p);
                 continue;
             }
-            p->ctr.ring_pop_calls++;
-            p->ctr.ring_pop_bytes += pending;
+            port_ctr_add(&p->ctr.ring_pop_calls, 1);
+            port_ctr_add(&p->ctr.ring_pop_bytes, pending);
             thre_idle_armed = false;
             waitq_wake_all(&p->tx_space);    /* the ring's waker: writers, drainers */
             waitq_wake_all(&p->drain);
@@ -335,26 +331,31 @@ size_t engine_write(struct uart_port *p, const uint8_t *buf, size_t n, bool nonb
     enter(&ph_acct[PH_USER]);
     uint32_t run = ring_write_slice(&p->tx, &slot);
     if (!run && n && !nonblock) {
-        p->ctr.writer_blocks++;
+        port_ctr_add(&p->ctr.writer_blocks, 1);
         waitq_wait(&p->tx_space, has_room, p, 0);
         enter(&ph_acct[PH_USER]);
         run = ring_write_slice(&p->tx, &slot);
     }
     size_t k = ring_push(&p->tx, buf, (uint32_t)(n < run ? n : run));   /* the run: no wrap */
-    p->ctr.user_acc += k;
-    p->tx_in += k;
+    port_took(p, k);
     if (k)
         waker_wake(&tx_waker);
     enter(was);
     return k;
 }
 
-/* waitq_wait's condition (task, interrupts masked): TxCompletion::
- * is_drained. */
+/* Any task, any hart: staged bytes unsent (0: a new chunk began between the loads). */
+static uint32_t staged(void)
+{
+    uint32_t n = COPIER_GET(pending), c = COPIER_GET(cursor);
+    return c <= n ? n - c : 0;
+}
+
+/* waitq_wait's condition (task, interrupts masked): TxCompletion::is_drained. */
 static bool drained(void *arg)
 {
     struct uart_port *p = arg;
-    return ring_used(&p->tx) == 0 && !copier_active && pending == cursor &&
+    return ring_used(&p->tx) == 0 && !COPIER_GET(copier_active) && staged() == 0 &&
            uart_lower.tx_empty(&p->hw);
 }
 
@@ -372,15 +373,15 @@ int engine_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *at_ns)
 /* Task: the ring's bytes and the staged ones. */
 size_t engine_queued(struct uart_port *p)
 {
-    return ring_used(&p->tx) + (pending - cursor);
+    return ring_used(&p->tx) + staged();
 }
 
 /* Task, interrupts masked: the snapshot fields (TxCompletion). */
 void engine_counters(struct uart_port *p, struct uart_counters *out)
 {
     out->ring_empty = ring_used(&p->tx) == 0;
-    out->copier_active = copier_active;
-    out->staged_bytes = pending - cursor;
+    out->copier_active = COPIER_GET(copier_active);
+    out->staged_bytes = staged();
 }
 
 /* Any context, interrupts masked: the staged rest and the ring, polled. */

@@ -114,8 +114,8 @@ ssize_t uart_be_write(const void *buf, size_t n, bool nonblock)
     struct uart_port *p = &uart_port;
     if (__atomic_exchange_n(&p->writing, 1U, __ATOMIC_ACQUIRE) && !turn_wait(p, nonblock))
         return -EAGAIN;
-    p->ctr.user_calls++;
-    p->ctr.user_req += n;
+    port_ctr_add(&p->ctr.user_calls, 1);
+    port_ctr_add(&p->ctr.user_req, n);
     size_t done = engine_write(p, buf, n, nonblock);
     __atomic_store_n(&p->writing, 0U, __ATOMIC_RELEASE);
     waitq_wake_all(&p->writer_turn);
@@ -140,14 +140,14 @@ int uart_be_drain(void)
 
     __atomic_fetch_add(&p->ctr.drain_calls, 1, __ATOMIC_RELAXED);   /* drainers on any hart */
     int rc = engine_drain(p, deadline, &empty_ns);
-    uint64_t in0 = __atomic_load_n(&p->tx_in, __ATOMIC_RELAXED);
+    uint64_t in0 = port_tx_in(p);
     if (rc == DRAIN_FIFO_EMPTY && !(uart_lower.caps & UART_CAP_TEMT)) {
         sleep_until(empty_ns + p->char_ns);   /* nothing to confirm it with */
         return 0;
     }
     for (int t = 0; rc == DRAIN_FIFO_EMPTY; t++) {
         if (uart_lower.tx_empty(&p->hw) ||
-            (t > 0 && __atomic_load_n(&p->tx_in, __ATOMIC_RELAXED) != in0))
+            (t > 0 && port_tx_in(p) != in0))
             return 0;                         /* (later bytes: ours left at empty_ns + char) */
         if (t == DRAIN_TEMT_TRIES)
             rc = -ETIMEDOUT;

@@ -9,6 +9,21 @@
 #include "csr.h"
 #include "tty_priv.h"
 
+#define CTR_WORDS (sizeof(struct uart_counters) / sizeof(uint64_t))
+_Static_assert(sizeof(struct uart_counters) % sizeof(uint64_t) == 0, "counters are words");
+
+/* uart_be_counters, uart_be_counters_reset, the port lock held: *to :=
+ * *from, word by word, each a relaxed atomic load of from (the writer
+ * turn's holder and drainers add to some fields without the port lock:
+ * port_ctr_add) and store to to (the same, for a reset of the port's). */
+static void ctr_copy(struct uart_counters *to, const struct uart_counters *from)
+{
+    const uint64_t *f = (const uint64_t *)(const void *)from;
+    uint64_t *t = (uint64_t *)(void *)to;
+    for (size_t i = 0; i < CTR_WORDS; i++)
+        __atomic_store_n(&t[i], __atomic_load_n(&f[i], __ATOMIC_RELAXED), __ATOMIC_RELAXED);
+}
+
 /* Task. */
 int uart_be_counters(struct uart_counters *out)
 {
@@ -17,7 +32,7 @@ int uart_be_counters(struct uart_counters *out)
         return -ENOTTY;
     unsigned long f = port_lock(p);
     bool temt = uart_lower.tx_empty(&p->hw);
-    *out = p->ctr;
+    ctr_copy(out, &p->ctr);
     out->rx_overruns = p->hw.err.overrun;
     out->rx_parity = p->hw.err.parity;
     out->rx_framing = p->hw.err.framing;
@@ -37,8 +52,9 @@ int uart_be_counters_reset(void)
     if (!(uart_engine.flags & ENGINE_COUNTERS))
         return -ENOTTY;
     unsigned long f = port_lock(p);
-    struct uart_counters keep = p->ctr;
-    p->ctr = (struct uart_counters){ 0 };
+    struct uart_counters keep, zero = { 0 };
+    ctr_copy(&keep, &p->ctr);
+    ctr_copy(&p->ctr, &zero);
     p->ctr.queued_at_reset = engine_queued(p);
     p->ctr.rx_irqs = keep.rx_irqs;
     p->ctr.rx_bytes = keep.rx_bytes;

@@ -40,7 +40,8 @@ struct uart_port {
     volatile uint32_t tx_wanted;  /* free TX bytes the waiting writers need (the least) */
     uint64_t tx_in;               /* engine: bytes taken by writes since boot (those out
                                      of the ring: tx_in less its bytes; a drain's target
-                                     is tx_in at its call) */
+                                     is tx_in at its call); the writer turn's holder
+                                     stores it, anyone loads it (atomic: port_took) */
     struct uart_counters ctr;     /* engine: TX fields; core: the rest */
 };
 
@@ -94,6 +95,30 @@ static inline void port_unlock(struct uart_port *p, unsigned long f)
 {
     port_unlock_masked(p, f & PORT_LOCKED);
     irq_restore(f & ~PORT_LOCKED);
+}
+
+/* A counter's one updater outside the port lock (the writer turn's
+ * holder, the copier task; any hart): add n to a counter of p->ctr that
+ * the snapshot and the reset (tty_ctr.c, under the port lock, on another
+ * hart) read and zero: a relaxed atomic add. */
+static inline void port_ctr_add(uint64_t *ctr, uint64_t n)
+{
+    __atomic_fetch_add(ctr, n, __ATOMIC_RELAXED);
+}
+
+/* The writer turn's holder (engine_write), after the push: k more bytes
+ * taken, counted and in tx_in (its one writer; drainers on other harts
+ * load it: port_tx_in). */
+static inline void port_took(struct uart_port *p, uint64_t k)
+{
+    port_ctr_add(&p->ctr.user_acc, k);
+    __atomic_store_n(&p->tx_in, p->tx_in + k, __ATOMIC_RELAXED);
+}
+
+/* Any context: the bytes taken by writes since boot, as of now. */
+static inline uint64_t port_tx_in(const struct uart_port *p)
+{
+    return __atomic_load_n(&p->tx_in, __ATOMIC_RELAXED);
 }
 
 /* The design: name (BACKEND) and what the core must know of it. */
