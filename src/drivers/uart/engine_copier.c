@@ -93,10 +93,10 @@ static void spin(unsigned n)
  * UART takes one, counted as the original counts each call. */
 static uint32_t send_bytes(struct uart_port *p)
 {
-    uint32_t n = 0;
+    uint32_t n = 0, at = cursor, left = pending - at;   /* (the copier's own: no reload) */
     unsigned long f = irq_save();
-    while (cursor + n < pending && uart_lower.tx_ready(&p->hw)) {
-        uart_lower.tx_load(&p->hw, stage + cursor + n, 1);
+    while (n < left && uart_lower.tx_ready(&p->hw)) {
+        uart_lower.tx_load(&p->hw, stage + at + n, 1);
         n++;
     }
     irq_restore(f);

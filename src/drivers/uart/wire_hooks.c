@@ -1,5 +1,5 @@
-/* The wire model's seam entry points and its lock (wire_priv.h): the
- * hooks wire_seam.S calls through cpu_acct_call, straight through while
+/* The wire model's lock and two of its seam entry points (wire_priv.h):
+ * the hooks wire_seam.S calls through cpu_acct_call, straight through while
  * the driver is hart 0's alone, under wire_lock while other harts share
  * it (harts_share). */
 #include "cpu_acct.h"
@@ -35,8 +35,9 @@ void wire_model_lock_stats(struct spinlock_stats *out)
     *out = spin_stats(&wire_lock);
 }
 
-/* wire_hook_*, more than one hart online: the call under wire_lock. */
-static __attribute__((noinline)) uintptr_t hook_locked(uintptr_t (*fn)(uintptr_t, uintptr_t,
+/* wire_hook_* (here and wire_model.c), the driver shared: the call
+ * under wire_lock. */
+__attribute__((noinline)) uintptr_t wire_hook_locked(uintptr_t (*fn)(uintptr_t, uintptr_t,
                                                                         uintptr_t),
                                                        uintptr_t a, uintptr_t b, uintptr_t c)
 {
@@ -58,29 +59,19 @@ static uintptr_t do_write(uintptr_t c, uintptr_t r, uintptr_t pv)
     return wire_write((const struct uart_cfg *)c, (unsigned)r, (uint32_t *)pv);
 }
 
-/* wire_hook_thr's call (any hart, interrupts masked). */
-static uintptr_t do_thr(uintptr_t c, uintptr_t n, uintptr_t unused)
-{
-    (void)unused;
-    return wire_write_thr((const struct uart_cfg *)c, (uint32_t)n);
-}
 
 /* The seam's entry points (wire_seam.S) through cpu_acct_call, sim
  * account, interrupts masked, on the hart that makes the access:
- * wire_read, wire_write, wire_write_thr with the seam's arguments; under
- * wire_lock while other harts are online (the lock's cost is the
- * simulation's), straight through with one hart. */
+ * wire_read and wire_write with the seam's arguments (wire_hook_thr is
+ * wire_model.c's); under wire_lock while the driver is shared (the
+ * lock's cost is the simulation's), straight through otherwise. */
 uintptr_t wire_hook_read(uintptr_t c, uintptr_t r, uintptr_t mask)
 {
-    return harts_many() ? hook_locked(do_read, c, r, mask) : do_read(c, r, mask);
+    return harts_many() ? wire_hook_locked(do_read, c, r, mask) : do_read(c, r, mask);
 }
 uintptr_t wire_hook_write(uintptr_t c, uintptr_t r, uintptr_t pv)
 {
-    return harts_many() ? hook_locked(do_write, c, r, pv) : do_write(c, r, pv);
-}
-uintptr_t wire_hook_thr(uintptr_t c, uintptr_t n, uintptr_t unused)
-{
-    return harts_many() ? hook_locked(do_thr, c, n, unused) : do_thr(c, n, unused);
+    return harts_many() ? wire_hook_locked(do_write, c, r, pv) : do_write(c, r, pv);
 }
 
 #endif

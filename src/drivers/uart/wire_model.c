@@ -260,6 +260,20 @@ uint32_t wire_write_thr(const struct uart_cfg *c, uint32_t n)
     return n;
 }
 
+/* wire_hook_thr's call (any hart, interrupts masked). */
+static uintptr_t do_thr(uintptr_t c, uintptr_t n, uintptr_t unused)
+{
+    (void)unused;
+    return wire_write_thr((const struct uart_cfg *)c, (uint32_t)n);
+}
+
+/* The seam's THR entry point (wire_seam.S, as wire_hooks.c's two): here,
+ * beside wire_write_thr, which it inlines. */
+uintptr_t wire_hook_thr(uintptr_t c, uintptr_t n, uintptr_t unused)
+{
+    return harts_many() ? wire_hook_locked(do_thr, c, n, unused) : do_thr(c, n, unused);
+}
+
 /* Register layer through cpu_acct_call (interrupts masked): THR stores
  * enter the modelled line (or are lost when the modelled FIFO is full);
  * IER.THRI stays in the model and reaches QEMU only while the model

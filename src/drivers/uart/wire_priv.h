@@ -31,9 +31,12 @@
 extern struct spinlock wire_lock;
 extern unsigned wire_owner;        /* the holder's hart + 1, 0: free */
 
-/* wire_enter and wire_leave with harts online (wire_model.c). */
+/* wire_enter and wire_leave with harts online; a hook's call fn(a, b,
+ * c) under wire_lock (wire_hooks.c). */
 bool wire_enter_many(void);
 void wire_leave_many(void);
+uintptr_t wire_hook_locked(uintptr_t (*fn)(uintptr_t, uintptr_t, uintptr_t), uintptr_t a,
+                           uintptr_t b, uintptr_t c);
 
 /* Interrupts masked, any hart: take wire_lock, unless this hart holds it
  * already (a panic inside the model prints through the seam); whether it
