@@ -197,6 +197,30 @@ static bool loopback_phase(const char *name, unsigned ch, unsigned n, bool with_
     return ok;
 }
 
+/* Section task: the next phase's tasks, entry(h) on harts first.. (the
+ * harts below count as done: the section task does their part). */
+static void phase_start(const char *name, void (*entry)(void *), unsigned first)
+{
+    memset(s50.hart, 0, sizeof s50.hart);
+    s50.done = first;
+    s50.deadline = clock_now_ns() + PHASE_NS;
+    for (unsigned h = first; h < s50.nharts; h++)
+        task_spawn_on(h, &tasks[phase][h], name, entry, (void *)(uintptr_t)h,
+                      stacks[phase][h], S50_STACK_WORDS);
+    phase++;
+}
+
+/* Section task: until the phase's tasks are done, or its watchdog (false;
+ * they may live on: s50.stuck). */
+static bool phase_wait(void)
+{
+    while (__atomic_load_n(&s50.done, __ATOMIC_ACQUIRE) < s50.nharts)
+        if (sched_block_until(s50.deadline) == -ETIMEDOUT &&
+            __atomic_load_n(&s50.done, __ATOMIC_ACQUIRE) < s50.nharts)
+            return !(s50.stuck = true);
+    return true;
+}
+
 /* Drainer task on hart h >= 1 (drain phase): wait for hart 0's payload to
  * be queued, tcdrain it, check that nothing is pending and that the
  * payload's line time has passed. */
@@ -226,20 +250,11 @@ static bool drain_phase(void)
     drain_go = 0, drain_bad = 0;
     drain_line_ns = bench_line_ns(DRAIN_BYTES);
     bench_payload_begin("s50-drain");
-    memset(s50.hart, 0, sizeof s50.hart);
-    s50.done = 1;                        /* hart 0's part is this task's */
-    s50.deadline = clock_now_ns() + PHASE_NS;
-    for (unsigned h = 1; h < s50.nharts; h++)
-        task_spawn_on(h, &tasks[phase][h], "s50-drainer", drainer, (void *)(uintptr_t)h,
-                      stacks[phase][h], S50_STACK_WORDS);
-    phase++;
+    phase_start("s50-drainer", drainer, 1);   /* hart 0's part is this task's */
     drain_t0 = clock_now_ns();
     ssize_t k = write(bench.fd, pl, DRAIN_BYTES);
     __atomic_store_n(&drain_go, 1, __ATOMIC_RELEASE);
-    while (s50.done < s50.nharts && sched_block_until(s50.deadline) != -ETIMEDOUT)
-        ;
-    bool ran = s50.done == s50.nharts;
-    s50.stuck |= !ran;
+    bool ran = phase_wait();
     bench_payload_end("s50-drain", DRAIN_BYTES, crc32_update(0, pl, DRAIN_BYTES));
     bool ok = ran && k == DRAIN_BYTES && !drain_bad;
     printf("  diag=s50-drain status=%s bytes=%u drainers=%u bad_drains=%u line_ns=%llu "
@@ -252,18 +267,8 @@ static bool drain_phase(void)
 /* Section task: start a phase on every hart, wait for it (see s50_smp.h). */
 bool s50_run_phase(const char *name, void (*entry)(void *))
 {
-    memset(s50.hart, 0, sizeof s50.hart);
-    s50.done = 0;
-    s50.deadline = clock_now_ns() + PHASE_NS;
-    for (unsigned h = 0; h < s50.nharts; h++)
-        task_spawn_on(h, &tasks[phase][h], name, entry, (void *)(uintptr_t)h,
-                      stacks[phase][h], S50_STACK_WORDS);
-    phase++;
-    while (__atomic_load_n(&s50.done, __ATOMIC_ACQUIRE) < s50.nharts)
-        if (sched_block_until(s50.deadline) == -ETIMEDOUT &&
-            __atomic_load_n(&s50.done, __ATOMIC_ACQUIRE) < s50.nharts)
-            return !(s50.stuck = true);
-    return true;
+    phase_start(name, entry, 0);
+    return phase_wait();
 }
 
 /* A phase task on hart h: with a seed, yield where the hart's own
@@ -301,14 +306,14 @@ void s50_print_harts(const char *phase)
     }
 }
 
-/* The quiesce phase's task on hart h: the model's timers on it off once
- * the line wants nothing of them (hart 0 keeps its own: it stays the
- * driver's caller). */
+/* The quiesce phase's task on hart h >= 1: the model's timers on it off
+ * once the line wants nothing of them (hart 0 keeps its own: it stays
+ * the driver's caller). */
 static void quiescer(void *arg)
 {
-    unsigned h = (unsigned)(uintptr_t)arg;
-    bool ok = h == 0;
-    while (!ok && !(ok = wire_model_hart_quiesce()) && clock_now_ns() < s50.deadline)
+    (void)arg;
+    bool ok;
+    while (!(ok = wire_model_hart_quiesce()) && clock_now_ns() < s50.deadline)
         sleep_for(QUIESCE_POLL_NS);
     if (!ok)
         __atomic_fetch_add(&quiesce_bad, 1, __ATOMIC_RELAXED);
@@ -322,7 +327,11 @@ static void quiescer(void *arg)
 static bool unshare(void)
 {
     quiesce_bad = 0;
-    bool ok = !s50.stuck && s50_run_phase("s50-quiesce", quiescer) && quiesce_bad == 0;
+    bool ok = !s50.stuck;
+    if (ok) {
+        phase_start("s50-quiesce", quiescer, 1);
+        ok = phase_wait() && quiesce_bad == 0;
+    }
     if (ok)
         harts_share(false);
     printf("  diag=s50-quiesce status=%s harts=%u not_quiet=%u shared=%d\n", ok ? "PASS" : "FAIL",

@@ -48,7 +48,6 @@ static inline unsigned hart_self(void)
 unsigned long hart_platform_id(unsigned h);
 
 #if defined(__riscv) && !defined(HOST_TEST)
-extern volatile uint32_t harts_online_n;   /* harts_online's count */
 extern volatile uint8_t harts_many_flag;   /* harts_many's answer */
 /* Any context: tasks on more than one hart may call the UART driver now
  * (harts_share), so its callers take their locks (one load and a branch:

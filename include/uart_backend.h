@@ -95,8 +95,8 @@ struct uart_irq_state {
 /* Any task: the state above, under the port lock; 0. */
 int uart_be_irq_state(struct uart_irq_state *out);
 struct spinlock_stats;
-/* Any task: the port lock's statistics (all zero with one hart: it is
- * taken only while other harts are online). */
+/* Any task: the port lock's statistics (all zero until the driver is
+ * shared: harts_share). */
 void uart_be_lock_stats(struct spinlock_stats *out);
 /* Task: UART internal loopback on or off, for RX tests; -ENOTTY when the
  * IP has none. */

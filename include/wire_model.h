@@ -83,7 +83,7 @@ bool wire_model_hart_quiesce(void);
 
 struct spinlock_stats;
 /* Any task: the model's lock's statistics (wire_priv.h; zero when the
- * model is off or one hart runs). */
+ * model is off or until the driver is shared). */
 void wire_model_lock_stats(struct spinlock_stats *out);
 /* The seam's entry points call these (any context, interrupts masked,
  * the sim account owning the CPU); host tests call them directly: a read

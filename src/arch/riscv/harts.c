@@ -35,15 +35,8 @@ HART_LOCAL unsigned hart_self_index;
 uintptr_t harts_tp[HARTS_MAX];
 uintptr_t harts_sp[HARTS_MAX];
 static unsigned long hart_ids[HARTS_MAX];
-volatile uint32_t harts_online_n = 1;   /* harts.h: harts_online */
+static volatile uint32_t online = 1;
 volatile uint8_t harts_many_flag;       /* harts.h: harts_many (a byte: one load, one branch) */
-
-/* Hart 0's task (harts.h): the flag, ordered before the tasks it spawns
- * next (on) and after the ends of those it waited for (off). */
-void harts_share(bool on)
-{
-    __atomic_store_n(&harts_many_flag, on && harts_online() > 1, __ATOMIC_SEQ_CST);
-}
 static unsigned moved_in;   /* S-mode: harts HSM started (they arrive later) */
 static uint64_t stacks[HARTS_MAX - 1][HART_STACK_WORDS] __attribute__((aligned(16)));
 static uint8_t tls_blocks[HARTS_MAX - 1][HART_TLS_BYTES] __attribute__((aligned(64)));
@@ -115,7 +108,7 @@ unsigned harts_release(void)
     for (unsigned h = 1; h < HARTS_MAX; h++)
         if (waiting >> h & 1)
             ipi_send(h);
-    await_harts(&harts_online_n, false, want, "released harts online");
+    await_harts(&online, false, want, "released harts online");
     return want;
 }
 
@@ -133,7 +126,7 @@ void hart_main(unsigned index)
     timer_init();
     plic_hart_init();
     ipi_init();
-    __atomic_fetch_add(&harts_online_n, 1, __ATOMIC_RELEASE);
+    __atomic_fetch_add(&online, 1, __ATOMIC_RELEASE);
     irq_enable();
     for (;;)
         sched_block();   /* never woken: the scheduler runs this hart's tasks */
@@ -164,5 +157,12 @@ unsigned harts_count(void)
 /* Any context: the harts running the kernel. */
 unsigned harts_online(void)
 {
-    return __atomic_load_n(&harts_online_n, __ATOMIC_ACQUIRE);
+    return __atomic_load_n(&online, __ATOMIC_ACQUIRE);
+}
+
+/* Hart 0's task (harts.h): the flag, ordered before the tasks it spawns
+ * next (on) and after the ends of those it waited for (off). */
+void harts_share(bool on)
+{
+    __atomic_store_n(&harts_many_flag, on && harts_online() > 1, __ATOMIC_SEQ_CST);
 }

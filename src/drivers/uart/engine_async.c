@@ -266,9 +266,9 @@ static bool sent_past(struct uart_port *p, uint64_t behind)
  * empty learns that the bytes behind its own will keep it busy. No timer:
  * a stalled line times out at the deadline, it is never taken as sent.
  * The empty ring restarts at offset 0, so writes after a drain find it
- * at the same position (their copies keep the caller's alignment); with
- * harts online beside hart 0 it stays where it is (a writer on another
- * hart may be pushing). Any hart: the FIFO-empty event comes from the
+ * at the same position (their copies keep the caller's alignment); while
+ * the driver is shared it stays where it is (a writer on another hart
+ * may be pushing). Any hart: the FIFO-empty event comes from the
  * interrupt on hart 0 through the drain queue; no timer is armed here. */
 int engine_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *fifo_empty_ns)
 {

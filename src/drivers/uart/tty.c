@@ -23,7 +23,7 @@ int uart_be_hw_init(const struct uart_cfg *c)
     return uart_lower.init(&uart_port.hw);
 }
 
-/* port_lock_masked, interrupts masked, harts online: take p's lock. */
+/* port_lock_masked, interrupts masked, the driver shared: take p's lock. */
 __attribute__((noinline)) void port_spin_lock(struct uart_port *p)
 {
     spin_lock(&p->lock);
@@ -138,7 +138,7 @@ int uart_be_drain(void)
     uint64_t empty_ns, deadline = clock_now_ns() + DRAIN_MARGIN_NS +
                                   2 * p->char_ns * (engine_queued(p) + p->hw.fifo_depth + 1U);
 
-    __atomic_fetch_add(&p->ctr.drain_calls, 1, __ATOMIC_RELAXED);   /* drainers on any hart */
+    port_ctr_add(&p->ctr.drain_calls, 1);   /* drainers on any hart */
     int rc = engine_drain(p, deadline, &empty_ns);
     uint64_t in0 = port_tx_in(p);
     if (rc == DRAIN_FIFO_EMPTY && !(uart_lower.caps & UART_CAP_TEMT)) {
@@ -152,13 +152,13 @@ int uart_be_drain(void)
         if (t == DRAIN_TEMT_TRIES)
             rc = -ETIMEDOUT;
         else {
-            __atomic_fetch_add(&p->ctr.drain_timer_waits, 1, __ATOMIC_RELAXED);
+            port_ctr_add(&p->ctr.drain_timer_waits, 1);
             uint64_t due = empty_ns + (uint64_t)(t + 1) * p->char_ns, now = clock_now_ns();
             sleep_until(due > now ? due : now + p->char_ns);
         }
     }
     if (rc < 0)
-        __atomic_fetch_add(&p->ctr.drain_timeouts, 1, __ATOMIC_RELAXED);
+        port_ctr_add(&p->ctr.drain_timeouts, 1);
     return rc < 0 ? rc : 0;
 }
 

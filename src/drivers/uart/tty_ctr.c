@@ -1,9 +1,9 @@
 /* The tty core's counters: snapshot and reset, both with interrupts
  * masked. The engine keeps the TX ones (and derives some in its
  * engine_counters); the RX ones, the line errors and the interrupts are
- * the core's and the lower half's, and count since boot. A design without
- * counters under the port lock (ENGINE_COUNTERS clear: the polling console, as the original's)
- * answers ENOTTY. */
+ * the core's and the lower half's, and count since boot. Both under the
+ * port lock. A design without counters (ENGINE_COUNTERS clear: the
+ * polling console, as the original's) answers ENOTTY. */
 #include <errno.h>
 #include "cpu_acct.h"
 #include "csr.h"

@@ -55,11 +55,12 @@ extern struct uart_port uart_port;
  * and reset. The rings' producer sides need none (one writer at a time:
  * the writer turn; the RX producer is the interrupt or the RX task).
  * Lock order: the port lock, then a wait queue's, then the wire model's.
- * With one hart online (harts_many false) it is not taken: masking
- * interrupts is enough there, as before, and costs no more. */
+ * While the driver is not shared (harts_many false: no task on another
+ * hart calls it, harts_share) it is not taken: masking interrupts is
+ * enough then, as on one hart, and costs no more. */
 #define PORT_LOCKED (1UL << 63)   /* in port_lock's value: the lock was taken */
 
-/* port_lock_masked and port_unlock_masked with harts online (tty.c):
+/* port_lock_masked and port_unlock_masked, the driver shared (tty.c):
  * the lock itself, out of line, so the one-hart path stays a load and a
  * branch in every caller. */
 void port_spin_lock(struct uart_port *p);
@@ -82,8 +83,8 @@ static inline void port_unlock_masked(struct uart_port *p, bool took)
         port_spin_unlock(p);
 }
 
-/* Any context: mask interrupts, take the port lock (with harts online
- * beside hart 0); the interrupt state and PORT_LOCKED back. */
+/* Any context: mask interrupts, take the port lock (while the driver
+ * is shared); the interrupt state and PORT_LOCKED back. */
 static inline unsigned long port_lock(struct uart_port *p)
 {
     unsigned long f = irq_save();
@@ -97,8 +98,8 @@ static inline void port_unlock(struct uart_port *p, unsigned long f)
     irq_restore(f & ~PORT_LOCKED);
 }
 
-/* A counter's one updater outside the port lock (the writer turn's
- * holder, the copier task; any hart): add n to a counter of p->ctr that
+/* A counter's updaters outside the port lock (the writer turn's holder,
+ * the copier task, drainers; any hart): add n to a counter of p->ctr that
  * the snapshot and the reset (tty_ctr.c, under the port lock, on another
  * hart) read and zero: a relaxed atomic add. */
 static inline void port_ctr_add(uint64_t *ctr, uint64_t n)

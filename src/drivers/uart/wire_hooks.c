@@ -10,7 +10,7 @@
 struct spinlock wire_lock;
 unsigned wire_owner;
 
-/* wire_enter, interrupts masked, harts online (out of line: the one-hart
+/* wire_enter, interrupts masked, the driver shared (out of line: the one-hart
  * path stays a load and a branch): take wire_lock unless this hart holds
  * it; whether it was taken. */
 __attribute__((noinline)) bool wire_enter_many(void)
@@ -41,9 +41,10 @@ __attribute__((noinline)) uintptr_t wire_hook_locked(uintptr_t (*fn)(uintptr_t, 
                                                                         uintptr_t),
                                                        uintptr_t a, uintptr_t b, uintptr_t c)
 {
-    bool took = wire_enter();
+    bool took = wire_enter_many();
     uintptr_t v = fn(a, b, c);
-    wire_leave(took);
+    if (took)
+        wire_leave_many();
     return v;
 }
 

@@ -22,16 +22,16 @@
  * (a task on any hart may write or drain): wire_lock guards all of it. It
  * is taken by the seam's hooks, the model's timer callbacks and the task
  * entry points (peer start/stop/stats, stats), never twice: it is a leaf
- * (the driver's port lock, when held, is taken before it). A model timer
- * With one hart online it is not taken (interrupts masked suffice). A
- * model timer is armed on the queue of the hart that makes the access (timer queues
- * are per hart), one timer per hart; a callback acts only on the event
+ * (the driver's port lock, when held, is taken before it). While the
+ * driver is not shared (harts_share) it is not taken: masking interrupts
+ * suffices. A model timer is armed on the queue of the hart that makes
+ * the access (timer queues are per hart), one timer per hart; a callback acts only on the event
  * the model still wants, so a timer left armed on another hart is
  * harmless. */
 extern struct spinlock wire_lock;
 extern unsigned wire_owner;        /* the holder's hart + 1, 0: free */
 
-/* wire_enter and wire_leave with harts online; a hook's call fn(a, b,
+/* wire_enter and wire_leave, the driver shared; a hook's call fn(a, b,
  * c) under wire_lock (wire_hooks.c). */
 bool wire_enter_many(void);
 void wire_leave_many(void);
