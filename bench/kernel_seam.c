@@ -33,24 +33,44 @@ void bench_payload_end(const char *tag, uint64_t bytes, uint32_t crc)
            (unsigned long)crc);
 }
 
-/* s00_manifest: the modelled line's operating point and far end. */
-static void print_wire(const struct uart_cfg *u)
+/* print_wire: the far end's traffic. */
+static void print_peer(const struct peer_point *pp)
 {
-    struct wire_stats w;
-
-    wire_model_stats(&w);
-    if (!w.baud) {
-        printf("  wire_model=off\n");
-        return;
-    }
-    const struct peer_point *pp = oppoint_peer();
-    printf("  wire_model=%llu/%llu wire_source=%s\n", (unsigned long long)w.baud,
-           (unsigned long long)w.fifo, oppoint_source());
-    printf("  wire_rx_trigger=%u peer=", (unsigned)u->rx_trigger);
     if (pp->mode == PEER_BURST)
         printf("burst:%lu:%lluns\n", (unsigned long)pp->burst, (unsigned long long)pp->period_ns);
     else
         printf("%s\n", pp->mode == PEER_OFF ? "off" : "stream");
+}
+
+/* bench_manifest_platform: the line the UART is on. The wire model's
+ * (wire_model=BAUD/FIFO, line=model), the emulator's (line=device: the
+ * project's QEMU keeps line time in its 16550, the point from the device
+ * tree), QEMU's instant UART (line=instant) or a board's (line=serial). */
+static void print_wire(const struct uart_cfg *u)
+{
+    struct wire_stats w;
+    const struct fdt_line *l = fdt_line_info();
+    const struct peer_point *pp = oppoint_peer();
+
+    wire_model_stats(&w);
+    if (!w.baud) {
+        printf("  wire_model=off\n");
+        if (l->timed) {
+            printf("  line=device line_point=%lu/%u line_bus_ns=%lu line_source=%s\n",
+                   (unsigned long)u->baud, (unsigned)u->fifo_depth, (unsigned long)l->bus_ns,
+                   oppoint_source());
+            printf("  wire_rx_trigger=%u peer=", (unsigned)u->rx_trigger);
+            print_peer(pp);
+        } else {
+            printf("  line=%s\n", board.qemu ? "instant" : "serial");
+        }
+        return;
+    }
+    printf("  wire_model=%llu/%llu wire_source=%s\n", (unsigned long long)w.baud,
+           (unsigned long long)w.fifo, oppoint_source());
+    printf("  line=model\n");
+    printf("  wire_rx_trigger=%u peer=", (unsigned)u->rx_trigger);
+    print_peer(pp);
     if (clock_sim_free())
         printf("  wire_clock=free\n");
     else
@@ -90,7 +110,7 @@ void bench_manifest_platform(void)
     printf("  cpu_hz=%llu cpu_hz_source=%s cycles_unit=%s instret_exact=%d\n",
            (unsigned long long)clk.hz, clk.source, clk.cycles_unit, cpu_instret_exact);
     if (board.qemu && cpu_instret_exact)
-        printf("  icount_shift=%u\n", cpu_instret_shift);
+        printf("  icount_shift=%u\n", cpu_clock_shift);
     else
         printf("  icount_shift=none\n");
     printf("  device=/dev/console timer_source=CLOCK_MONOTONIC instret_source=rdinstret\n");

@@ -1,6 +1,6 @@
 /* S06: kernel primitives the UART backends stand on: context switch,
  * wake-to-run, timer overshoot, ring push+pop against memcpy. instret
- * figures are instructions (cpu_insns), at any QEMU icount shift; cycles
+ * figures are instructions, the same at any QEMU icount shift; cycles
  * are rdcycle counts (the manifest's cycles_unit). */
 #include <stdio.h>
 #include <string.h>
@@ -63,7 +63,7 @@ static void s06_switch(void)
     while (peer.state != TASK_DONE)
         sched_yield();
     printf("  diag=s06-ctx-switch switches=%llu instret_per_switch=%llu cycles_per_switch=%llu ns_per_switch=%llu\n",
-           (unsigned long long)sw, (unsigned long long)(cpu_insns(b.tasks.instret - a.tasks.instret) / sw),
+           (unsigned long long)sw, (unsigned long long)((b.tasks.instret - a.tasks.instret) / sw),
            (unsigned long long)((b.tasks.cycles - a.tasks.cycles) / sw),
            (unsigned long long)((t1 - t0) / sw));
 }
@@ -74,7 +74,7 @@ static void wake_target(void *arg)
     (void)arg;
     for (int i = 0; i < S06_WAKES; i++) {
         sched_block();
-        samples[i] = cpu_insns(rdinstret() - wake_t0);
+        samples[i] = (rdinstret() - wake_t0);
         waker_wake(&main_waker);
     }
 }
@@ -136,8 +136,8 @@ static void s06_ring(uint32_t chunk)
     printf("  diag=s06-ring chunk=%lu bytes=%lu ring_ns=%llu ring_instret=%llu ring_mb_s=%llu "
            "memcpy_ns=%llu memcpy_instret=%llu memcpy_mb_s=%llu ring_over_memcpy=%llu.%03llu\n",
            (unsigned long)chunk, (unsigned long)S06_RING_BYTES, (unsigned long long)ring_ns,
-           (unsigned long long)cpu_insns(i1 - i0), (unsigned long long)(S06_RING_BYTES * 1000ULL / ring_ns),
-           (unsigned long long)copy_ns, (unsigned long long)cpu_insns(i2 - i1),
+           (unsigned long long)(i1 - i0), (unsigned long long)(S06_RING_BYTES * 1000ULL / ring_ns),
+           (unsigned long long)copy_ns, (unsigned long long)(i2 - i1),
            (unsigned long long)(S06_RING_BYTES * 1000ULL / copy_ns),
            (unsigned long long)(copy_ns / ring_ns),
            (unsigned long long)(copy_ns * 1000 / ring_ns % 1000));

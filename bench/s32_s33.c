@@ -142,7 +142,7 @@ static enum bench_status rx_report(const char *tag, struct rx_run *r)
     uint64_t cyc = r->b.cycles - r->a.cycles;
     uint64_t idle = r->b.acct.idle.cycles - r->a.acct.idle.cycles;
     uint64_t simc = r->b.acct.sim.cycles - r->a.acct.sim.cycles;
-    uint64_t insns = cpu_insns((r->b.instret - r->a.instret) -
+    uint64_t insns = ((r->b.instret - r->a.instret) -
                                (r->b.acct.idle.instret - r->a.acct.idle.instret) -
                                (r->b.acct.sim.instret - r->a.acct.sim.instret));
     uint64_t busy = cyc > idle + simc ? cyc - idle - simc : 0;
@@ -169,7 +169,7 @@ static enum bench_status rx_report(const char *tag, struct rx_run *r)
            ratio3(b, sizeof b, insns, r->got), ratio3(c, sizeof c, busy * 100, cyc),
            r->counters ? ir : "na", r->counters ? ratio3(d, sizeof d, irqs, r->got) : "na",
            ratio3(e, sizeof e, r->w.lost * 100, r->w.sent),
-           U(cpu_insns(r->b.acct.sim.instret - r->a.acct.sim.instret)),
+           U((r->b.acct.sim.instret - r->a.acct.sim.instret)),
            ratio3(f, sizeof f, simc * 100, cyc), ratio3(g, sizeof g, busy * 100, cyc - simc));
     if (r->err)
         return bench_fail("read-errno-%d", r->err);

@@ -2,12 +2,9 @@
  * bench.iters writes and one final drain, each round between two
  * snapshots of rdinstret/rdcycle, the clock, the CPU accounting (task /
  * ISR / idle) and the wire model's own cost. instret_* count retired
- * instructions outside the idle account (rdinstret minus idle instret):
- * QEMU -icount advances instret through wfi, real cores hardly do) and
- * the RX account (foreign RX traffic, printed as rx_instret); the raw
- * delta, in counter units, is printed as rdinstret_delta; every other
- * instret figure is in instructions (cpu_insns: QEMU -icount shift=N
- * counts 2^N per instruction). The model is simulation overhead,
+ * instructions outside the idle account (rdinstret minus idle instret)
+ * and the RX account (foreign RX traffic, printed as rx_instret); the raw
+ * delta is printed as rdinstret_delta. The model is simulation overhead,
  * so `_excl_model` figures subtract it. One payload witness per size
  * covers all its rounds; the round lines are printed after it. Where a
  * counter does not count (cpu_counter_missing: Linux refusing a perf
@@ -82,17 +79,16 @@ static const char *div2(char *buf, size_t n, uint64_t a, uint64_t b)
     return buf;
 }
 
-/* Section task (figures, print_round): rdinstret counts up to snapshot
- * s outside the idle account (under QEMU -icount idle counts are virtual
- * time, the rest is 2^shift per instruction: cpu_insns converts) and
- * outside the RX account (foreign RX traffic is not the TX's work). */
+/* Section task (figures, print_round): instructions retired up to
+ * snapshot s outside the idle account and outside the RX account
+ * (foreign RX traffic is not the TX's work). */
 static uint64_t busy_counts(const struct s41_snap *s)
 {
     return s->instret - s->acct.idle.instret - s->acct.rx.instret;
 }
 
 /* Section task: instructions of an account between the snapshots. */
-#define ACCT_INSNS(r, field) cpu_insns((r)->b.field.instret - (r)->a.field.instret)
+#define ACCT_INSNS(r, field) ((r)->b.field.instret - (r)->a.field.instret)
 
 /* Figures of one round: per-byte and percent figures in hundredths
  * (x100), instructions per write whole. */
@@ -103,7 +99,7 @@ struct s41_fig {
 /* Section task: the figures of round r (bytes = completed). */
 static struct s41_fig figures(const struct s41_round *r)
 {
-    uint64_t di = cpu_insns(busy_counts(&r->b) - busy_counts(&r->a));
+    uint64_t di = (busy_counts(&r->b) - busy_counts(&r->a));
     uint64_t dc = r->b.cycles - r->a.cycles;
     uint64_t model = r->b.wire.instret - r->a.wire.instret, bytes = r->completed;
     struct s41_fig f = { 0 };
@@ -143,7 +139,7 @@ static void print_round(unsigned size, unsigned round, uint64_t expected,
     const enum cpu_counter I = CPU_COUNTER_INSTRET, C = CPU_COUNTER_CYCLES;
     struct s41_fig f = figures(r);
     char v[16][24], util[24], dur[24];
-    uint64_t di = cpu_insns(busy_counts(&r->b) - busy_counts(&r->a));
+    uint64_t di = (busy_counts(&r->b) - busy_counts(&r->a));
 
     printf("  diag=s41-valid size=%u round=%u completed=%llu expected=%llu reset_rc=%d "
            "instret_begin=%s instret_end=%s instret_delta=%s instructions_per_byte=%s "
@@ -153,8 +149,8 @@ static void print_round(unsigned size, unsigned round, uint64_t expected,
            "isr_instret=%s idle_instret=%s idle_cycles=%s wire_model_instret=%s "
            "wire_model_cycles=%s instructions_per_byte_excl_model=%s rx_instret=%s",
            size, round, U(r->completed), U(expected), r->reset_rc,
-           cnt(V(0), I, cpu_insns(busy_counts(&r->a))),
-           cnt(V(1), I, cpu_insns(busy_counts(&r->b))), cnt(V(2), I, di),
+           cnt(V(0), I, (busy_counts(&r->a))),
+           cnt(V(1), I, (busy_counts(&r->b))), cnt(V(2), I, di),
            cnt2(V(3), I, f.ipb), cnt(V(4), I, f.ipw),
            cnt(V(5), I, r->b.instret - r->a.instret),
            cnt(V(6), C, r->b.cycles - r->a.cycles),
@@ -277,7 +273,7 @@ enum bench_status s41_cpu_work(void)
 
     printf("  s41-method instret=%s cycles=%s cpu_util=%s excl_model=minus-wire-model-instret "
            "instret_scale=%u\n", CPU_INSTRET_METHOD, CPU_CYCLES_METHOD, CPU_UTIL_METHOD,
-           1U << cpu_instret_shift);
+           1U);
     for (unsigned i = 0; i < BENCH_NELEM(bench_tx_sizes); i++)
         ok = run_size(bench_tx_sizes[i]) && ok;
     return ok ? BENCH_PASS : bench_fail("round-invalid");

@@ -24,7 +24,7 @@ static void run(struct tx_run *r, const char *tag, unsigned size, unsigned drain
             bench_drain(&r->drain);
         r->samples[i] = clock_now_ns() - t0;
         if (count)
-            r->insns[i] = cpu_insns(cpu_busy_counts() - c0);
+            r->insns[i] = (cpu_busy_counts() - c0);
         if (bad) {
             r->iters = i + 1;
             break;

@@ -70,20 +70,13 @@ struct cpu_acct_now {
 };
 extern CPU_ACCT_LOCAL struct cpu_acct_now cpu_acct_now;
 
-/* Counter units per retired instruction, as log2: rdinstret counts
- * 2^cpu_instret_shift per instruction (QEMU -icount shift=N: 2^N; a real
- * core: 1). Measured at boot by cpu_acct_init. */
-extern unsigned cpu_instret_shift;
-/* Whether rdinstret counts instructions at all (false under QEMU without
- * -icount, where it reads host ticks). */
+/* Whether rdinstret counts retired instructions (a core; the project's
+ * QEMU under -icount), checked at boot by cpu_acct_init; false under QEMU
+ * without -icount, where it reads host ticks. */
 extern bool cpu_instret_exact;
-
-/* Any context: instructions in a delta of rdinstret (or of an account's
- * instret) that holds no idle time. */
-static inline uint64_t cpu_insns(uint64_t counts)
-{
-    return counts >> cpu_instret_shift;
-}
+/* QEMU under -icount: one cycle of its CPU clock takes 2^cpu_clock_shift
+ * ns (-icount shift=N), measured at boot; 0 elsewhere. */
+extern unsigned cpu_clock_shift;
 
 _Static_assert(offsetof(struct cpu_acct, cycles) == CPU_ACCT_CYCLES &&
                offsetof(struct cpu_acct, instret) == CPU_ACCT_INSTRET &&
@@ -93,10 +86,10 @@ _Static_assert(offsetof(struct cpu_acct, cycles) == CPU_ACCT_CYCLES &&
                offsetof(struct cpu_acct_now, fix) == CPU_ACCT_NOW_FIX,
                "cpu_acct layout used by trap.S");
 
-/* Any task (S20, S21): rdinstret counts so far outside the idle, RX and
- * simulation accounts (the work of tasks and interrupt handlers): the
- * delta over a window, through cpu_insns, is the instructions the design
- * spent in it, the wire model's own left out. */
+/* Any task (S20, S21): instructions retired so far outside the idle, RX
+ * and simulation accounts (the work of tasks and interrupt handlers): the
+ * delta over a window is the instructions the design spent in it, the
+ * wire model's own left out. */
 static inline uint64_t cpu_busy_counts(void)
 {
     unsigned long f = irq_save();
@@ -144,21 +137,22 @@ static inline void cpu_print_window(const struct cpu_totals *a, const struct cpu
     (void)bytes;
 }
 
-/* The CPU clock: instructions (QEMU -icount) or cycles per second, 0 when
- * unknown; where it comes from; what rdcycle counts. */
+/* The CPU clock: cycles per second, 0 when unknown; where it comes
+ * from; what rdcycle counts. */
 struct cpu_clock {
     uint64_t hz;
     const char *source;        /* "icount", "measured", "unknown" */
-    const char *cycles_unit;   /* "virtual-ns", "cpu-cycles", "host-ticks" */
+    const char *cycles_unit;   /* "cpu-cycles", "host-ticks" */
 };
 /* Any task (S00): the clock; on real hardware it takes 10 ms to measure. */
 struct cpu_clock cpu_clock(void);
 
 /* Boot, interrupts masked, first thing: give early switches an owner. */
 void cpu_acct_early_init(void);
-/* Boot, interrupts masked, after bootargs_init: measure the counter unit
- * of an instruction (panics when the icount_shift boot argument is bad or
- * disagrees), scale the corrections, start charging the running task. */
+/* Boot, interrupts masked, after bootargs_init: check that rdinstret
+ * counts instructions, measure the CPU clock under -icount (panics when
+ * the icount_shift boot argument is bad or disagrees), start charging
+ * the running task. */
 void cpu_acct_init(void);
 /* Boot of a secondary hart, interrupts masked, after sched_hart_init:
  * the corrections (measured by hart 0), start charging its task. */

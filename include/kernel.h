@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "trap.h"
 
 /* Exit status of a run that panicked (a section count never gets here). */
@@ -18,8 +19,24 @@ _Noreturn void panic(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
 /* Trap entry: report an unexpected trap with its frame and exit. */
 _Noreturn void panic_trap(const struct trap_frame *f, const char *what);
 
+/* The line the emulator's 16550 keeps (QEMU virt with the project's
+ * patches: the device tree's /soc/serial@ and /soc/serial-far-end@); zero
+ * where absent. */
+struct fdt_line {
+    bool timed;              /* qemu,line-timing: characters take line time */
+    uint32_t clock_hz;       /* clock-frequency */
+    uint32_t baud;           /* current-speed (0: not stated) */
+    uint32_t fifo;           /* fifo-size */
+    uint32_t bus_ns;         /* qemu,access-latency-ns: bus time per access */
+    uintptr_t far_base;      /* the far end's control page (0: none) */
+    uint32_t far_burst;      /* its traffic: bytes per burst (0: a stream) */
+    uint64_t far_period_ns;  /* and the burst period */
+};
+
 /* Boot: remember the device tree passed by QEMU (NULL elsewhere). */
 void bootargs_init(const void *fdt);
+/* Any context, after bootargs_init: the emulator's line. */
+const struct fdt_line *fdt_line_info(void);
 /* Any context: cpu@0's ISA string names extension ext (QEMU boards). */
 bool isa_has_ext(const char *ext);
 /* Any task: the value of key=value in the boot arguments, or NULL. The

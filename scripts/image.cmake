@@ -26,9 +26,17 @@ add_custom_target(version_header
 add_dependencies(kernel version_header)
 
 if(DEFINED BOARD_QEMU_MACHINE)
-  # What scripts/qemu-run needs to boot this image.
+  include(${CMAKE_SOURCE_DIR}/scripts/qemu/qemu.cmake)
+  # What scripts/qemu-run needs to boot this image: the project's QEMU; the
+  # line: the emulator's (line time in its 16550, an image without the wire
+  # model) or QEMU's instant UART with the wire model in front ("model").
+  if(WIRE_BAUD EQUAL 0)
+    set(_line device)
+  else()
+    set(_line model)
+  endif()
   file(WRITE ${CMAKE_BINARY_DIR}/qemu.json
-"{\"board\": \"${BOARD}\", \"backend\": \"${BACKEND}\", \"machine\": \"${BOARD_QEMU_MACHINE}\", \"bios\": \"${BOARD_QEMU_BIOS}\", \"kernel\": \"${CMAKE_BINARY_DIR}/kernel.elf\", \"icount_shift\": ${QEMU_ICOUNT_SHIFT}}\n")
+"{\"board\": \"${BOARD}\", \"backend\": \"${BACKEND}\", \"machine\": \"${BOARD_QEMU_MACHINE}\", \"bios\": \"${BOARD_QEMU_BIOS}\", \"kernel\": \"${CMAKE_BINARY_DIR}/kernel.elf\", \"icount_shift\": ${QEMU_ICOUNT_SHIFT}, \"qemu\": \"${UARTBENCH_QEMU}\", \"line\": \"${_line}\"}\n")
   find_package(Python3 REQUIRED COMPONENTS Interpreter)
   set(QEMU_RUN ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/qemu-run
       --image-dir ${CMAKE_BINARY_DIR} --log ${CMAKE_BINARY_DIR}/run.log)
@@ -36,11 +44,11 @@ if(DEFINED BOARD_QEMU_MACHINE)
   # BOOTARGS="wire=3000000/1 sections=S32,S33" cmake --build DIR --target run
   add_custom_target(run
     COMMAND ${QEMU_RUN} --mode icount --append-env BOOTARGS
-    DEPENDS kernel USES_TERMINAL
+    DEPENDS kernel qemu USES_TERMINAL
     COMMENT "Booting ${BOARD}/${BACKEND} on QEMU (-icount shift=${QEMU_ICOUNT_SHIFT},sleep=off), log in run.log")
   add_custom_target(run-realtime
     COMMAND ${QEMU_RUN} --mode realtime --append-env BOOTARGS
-    DEPENDS kernel USES_TERMINAL
+    DEPENDS kernel qemu USES_TERMINAL
     COMMENT "Booting ${BOARD}/${BACKEND} on QEMU in real time, log in run.log")
   # Report of the last run.log (Debian's python3 has matplotlib).
   find_program(REPORT_PYTHON python3 PATHS /usr/bin NO_DEFAULT_PATH)

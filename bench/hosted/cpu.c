@@ -21,6 +21,7 @@
 #include "clock.h"
 #include "cpu_acct.h"
 #include "hosted.h"
+#include "instret_unit.h"
 #include "perf_counter.h"
 
 #define NS_PER_S 1000000000ULL
@@ -31,13 +32,14 @@
 #define SHIFT_MAX  10           /* QEMU's -icount shift=0..10 */
 #define SHARE_LOOP 10000UL      /* iterations a counting counter cannot miss */
 
-unsigned cpu_instret_shift;
 bool cpu_instret_exact;
+unsigned cpu_clock_shift;
 static struct counter instret = COUNTER_NOT_OPENED, cycles = COUNTER_NOT_OPENED;
 static int pinned = -1;
 static const char *pin_error = "not-tried";
 const char *hosted_counter_priority = "process";
-static int measured_shift = -1;     /* -1: not measured, or no power of two */
+static int measured_shift = -1;     /* instret counts per instruction, log2; -1: unknown */
+static int clock_shift = -1;        /* ns per cycle under -icount, log2; -1: unknown */
 
 #if defined(__riscv)
 /* measure_shift: n iterations (n > 0) of a loop of two instructions. */
@@ -47,10 +49,11 @@ static void loop2(unsigned long n)
 }
 
 /* hosted_cpu_init: log2 of the instruction counter's counts per
- * instruction (under QEMU's -icount it counts virtual ns, 2^shift per
- * instruction), from its deltas over a short and a long loop (the read's
- * own cost cancels out); -1 when the difference is no power of two times
- * the instructions within an eighth (QEMU without -icount: host ticks). */
+ * instruction (1 on a core and the project's QEMU; a QEMU whose instret
+ * counts virtual ns gives 2^shift), from its deltas over a short and a
+ * long loop (the read's own cost cancels out); -1 when the difference is
+ * no power of two times the instructions within an eighth (QEMU without
+ * -icount: host ticks). */
 static int measure_shift(uint64_t (*read)(void))
 {
     const uint64_t insns = 2 * (UNIT_LONG - UNIT_SHORT);
@@ -70,12 +73,35 @@ static int measure_shift(uint64_t (*read)(void))
     }
     return -1;
 }
+
+/* hosted_cpu_init: log2 of the ns a cycle takes, from the cycle counter
+ * and CLOCK_MONOTONIC around a long loop (under QEMU's -icount 2^shift);
+ * -1 when that is no power of two (a core's own clock, host ticks). */
+static int measure_clock_shift(uint64_t (*read)(void))
+{
+    for (int t = 0; t < UNIT_TRIES; t++) {
+        uint64_t t0 = clock_now_ns(), c0 = read();
+        loop2(UNIT_LONG);
+        uint64_t c1 = read(), t1 = clock_now_ns();
+        int s = clock_shift_of(t1 - t0, c1 - c0);
+        if (s >= 0)
+            return s;
+    }
+    return -1;
+}
 #else
 /* hosted_cpu_init: a real core's counter counts instructions. */
 static int measure_shift(uint64_t (*read)(void))
 {
     (void)read;
     return 0;
+}
+
+/* hosted_cpu_init: no QEMU clock off RISC-V. */
+static int measure_clock_shift(uint64_t (*read)(void))
+{
+    (void)read;
+    return -1;
 }
 #endif
 
@@ -89,6 +115,16 @@ static uint64_t process_instret(void)
 static uint64_t wide_instret(void)
 {
     return hosted_cpu_wide_raw(CPU_COUNTER_INSTRET);
+}
+
+/* measure_clock_shift's counters: the process's cycles, or the CPU's. */
+static uint64_t process_cycles(void)
+{
+    return counter_read(&cycles);
+}
+static uint64_t wide_cycles(void)
+{
+    return hosted_cpu_wide_raw(CPU_COUNTER_CYCLES);
 }
 
 /* share_counters: whether the process's counter c advances over a loop. */
@@ -165,27 +201,38 @@ void hosted_cpu_init(bool wide_first)
         measured_shift = measure_shift(process_instret);
     else if (!hosted_cpu_wide_missing(CPU_COUNTER_INSTRET))
         measured_shift = measure_shift(wide_instret);
-    cpu_instret_exact = measured_shift >= 0;
+    cpu_instret_exact = measured_shift == 0;
+    if (!cycles.missing)
+        clock_shift = measure_clock_shift(process_cycles);
+    else if (!hosted_cpu_wide_missing(CPU_COUNTER_CYCLES))
+        clock_shift = measure_clock_shift(wide_cycles);
 }
 
-/* main, after hosted_cpu_init. */
+/* main, after hosted_cpu_init: check what the counters count against
+ * the run's icount_shift= (arg, or NULL); 0, or -1 with why in err. An
+ * instruction counter counting 2^shift per instruction is a QEMU that is
+ * not the project's. */
 int hosted_cpu_shift(const char *arg, char *err, size_t n)
 {
     int want = arg ? atoi(arg) : -1;
-
     bool counting = !instret.missing || !hosted_cpu_wide_missing(CPU_COUNTER_INSTRET);
 
-    if (want >= 0 && counting && measured_shift != want) {
-        if (measured_shift >= 0)
-            snprintf(err, n, "icount_shift=%d, but the instruction counter counts %u per "
-                     "instruction (QEMU runs with -icount shift=%d)", want, 1U << measured_shift,
-                     measured_shift);
-        else
-            snprintf(err, n, "icount_shift=%d, but the instruction counter counts no power of "
-                     "two per instruction (QEMU without -icount?)", want);
+    if (counting && measured_shift > 0) {
+        snprintf(err, n, "the instruction counter counts %u per instruction: this QEMU is not "
+                 "the project's (its instret counts virtual ns); run the one scripts/qemu/build "
+                 "makes", 1U << measured_shift);
         return -1;
     }
-    cpu_instret_shift = (unsigned)(measured_shift >= 0 ? measured_shift : want >= 0 ? want : 0);
+    if (want >= 0 && counting && clock_shift != want) {
+        if (clock_shift >= 0)
+            snprintf(err, n, "icount_shift=%d, but a cycle takes %u ns (QEMU runs with "
+                     "-icount shift=%d)", want, 1U << clock_shift, clock_shift);
+        else
+            snprintf(err, n, "icount_shift=%d, but a cycle takes no power of two of ns "
+                     "(QEMU without -icount?)", want);
+        return -1;
+    }
+    cpu_clock_shift = (unsigned)(clock_shift >= 0 ? clock_shift : want >= 0 ? want : 0);
     return 0;
 }
 

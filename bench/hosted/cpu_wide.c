@@ -194,7 +194,7 @@ void hosted_cpu_wide_print(const struct cpu_totals *a, const struct cpu_totals *
     uint64_t dc = b->wide_cycles[0] - a->wide_cycles[1];
     uint64_t dp = b->tasks.instret - a->tasks.instret;
 
-    snprintf(v[0], sizeof v[0], "%llu", U(cpu_insns(di)));
+    snprintf(v[0], sizeof v[0], "%llu", U(di));
     snprintf(v[2], sizeof v[2], "%llu", U(dc));
     if (!cpu_counter_missing(CPU_COUNTER_INSTRET) && di)
         bench_milli(v[4], sizeof v[4], dp * 100000 / di);
@@ -202,6 +202,6 @@ void hosted_cpu_wide_print(const struct cpu_totals *a, const struct cpu_totals *
         snprintf(v[4], sizeof v[4], "na");
     printf(" cpuwide_instret_delta=%s cpuwide_instructions_per_byte=%s cpuwide_cycles_delta=%s "
            "cpuwide_cycles_per_byte=%s cpuwide_idle=included cpuwide_process_pct=%s",
-           i ? v[0] : na, i ? per(v[1], sizeof v[1], cpu_insns(di), bytes) : na, c ? v[2] : na,
+           i ? v[0] : na, i ? per(v[1], sizeof v[1], di, bytes) : na, c ? v[2] : na,
            c ? per(v[3], sizeof v[3], dc, bytes) : na, i ? v[4] : na);
 }

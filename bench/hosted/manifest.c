@@ -58,23 +58,23 @@ static const char *line_kind(void)
 }
 
 /* s00_manifest: the CPU clock, as the kernel's manifest has it: under
- * QEMU's -icount the virtual CPU runs 1e9 >> shift instructions per
- * second and the cycle counter counts virtual ns; without it both count
- * host ticks; elsewhere the clock is not known to user space. */
+ * QEMU's -icount the virtual CPU's clock runs at 1e9 >> shift Hz and the
+ * cycle counter counts its cycles; without it both count host ticks;
+ * elsewhere the clock is not known to user space. */
 static void print_cpu_clock(void)
 {
     bool icount = hosted_qemu_mode && strcmp(hosted_qemu_mode, "icount") == 0;
 
     if (icount && cpu_instret_exact)
-        printf("  cpu_hz=%llu cpu_hz_source=icount cycles_unit=virtual-ns",
-               1000000000ULL >> cpu_instret_shift);
+        printf("  cpu_hz=%llu cpu_hz_source=icount cycles_unit=cpu-cycles",
+               1000000000ULL >> cpu_clock_shift);
     else if (hosted_qemu_mode)
         printf("  cpu_hz=0 cpu_hz_source=unknown cycles_unit=host-ticks");
     else
         printf("  cpu_hz=0 cpu_hz_source=unknown cycles_unit=cpu-cycles");
     printf(" instret_exact=%d\n", cpu_instret_exact);
     if (icount && cpu_instret_exact)
-        printf("  icount_shift=%u\n", cpu_instret_shift);
+        printf("  icount_shift=%u\n", cpu_clock_shift);
     else
         printf("  icount_shift=none\n");
 }

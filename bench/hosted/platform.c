@@ -140,3 +140,23 @@ enum bench_status s06_kernel(void)
 {
     return kernel_only("s06");
 }
+
+/* Section task (S32, S33): no far end the program can drive. */
+int wire_peer_start(uint64_t bytes, uint32_t seed, uint64_t start_ns)
+{
+    (void)bytes;
+    (void)seed;
+    (void)start_ns;
+    return -ENODEV;
+}
+
+/* Section task: nothing attached. */
+void wire_peer_stop(void)
+{
+}
+
+/* Any task: no stream, all zero. */
+void wire_peer_stats(struct wire_rx_stats *out)
+{
+    *out = (struct wire_rx_stats){ 0 };
+}

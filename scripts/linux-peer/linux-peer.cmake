@@ -66,7 +66,7 @@ function(linux_peer_run_dir name init)
     COMMENT "Linux peer: initramfs of ${name}")
   add_custom_target(linux-peer-${name} ALL DEPENDS ${dir}/initramfs.cpio.gz)
   file(WRITE ${dir}/qemu.json
-"{\"board\": \"qemu-virt\", \"backend\": \"linux\", \"machine\": \"virt\", \"bios\": \"default\", \"kernel\": \"${LINUX_PEER_IMAGE}\", \"initrd\": \"${dir}/initramfs.cpio.gz\", \"cmdline\": \"${cmdline}\", \"icount_shift\": ${LINUX_PEER_ICOUNT_SHIFT}}\n")
+"{\"board\": \"qemu-virt\", \"backend\": \"linux\", \"machine\": \"virt\", \"bios\": \"default\", \"kernel\": \"${LINUX_PEER_IMAGE}\", \"initrd\": \"${dir}/initramfs.cpio.gz\", \"cmdline\": \"${cmdline}\", \"icount_shift\": ${LINUX_PEER_ICOUNT_SHIFT}, \"qemu\": \"${UARTBENCH_QEMU}\", \"line\": \"instant\"}\n")
   add_custom_target(linux-peer-${name}-run
     COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/qemu-run --image-dir ${dir}
             --timeout 60

@@ -26,16 +26,17 @@ static bool sim_free;       /* clock_sim_free_init: the model's time taken out *
 static uint64_t last_free;  /* the last value clock_now_ns returned */
 
 /* Any context, interrupts masked: the simulation's time so far, in ns
- * (the sim account counts virtual ns under -icount): the boot hart's sim
- * account (the UART and its model are the boot hart's), and on the boot
- * hart the call running now (the sim account owns the CPU since
- * cpu_acct_now's snapshot). */
+ * (under -icount a cycle of the sim account takes 2^cpu_clock_shift ns):
+ * the boot hart's sim account (the UART and its model are the boot
+ * hart's), and on the boot hart the call running now (the sim account
+ * owns the CPU since cpu_acct_now's snapshot). */
 static uint64_t sim_ns(void)
 {
     if (hart_self() != 0)
-        return ((const struct cpu_acct *)hart_local_of(0, &cpu_acct_sim))->instret;
-    uint64_t run = cpu_acct_now.owner == &cpu_acct_sim ? rdinstret() - cpu_acct_now.instret : 0;
-    return cpu_acct_sim.instret + run;
+        return ((const struct cpu_acct *)hart_local_of(0, &cpu_acct_sim))->cycles
+               << cpu_clock_shift;
+    uint64_t run = cpu_acct_now.owner == &cpu_acct_sim ? rdcycle() - cpu_acct_now.cycle : 0;
+    return (cpu_acct_sim.cycles + run) << cpu_clock_shift;
 }
 
 /* Boot, interrupts masked, after cpu_acct_init. */

@@ -10,11 +10,12 @@
 #define ICOUNT_SHIFT_MAX 10        /* QEMU refuses -icount shift above 10 */
 #define UNIT_TRIES       3
 #define HZ_WINDOW_NS     10000000ULL   /* rdcycle window on real hardware */
+#define CLOCK_LOOP       (1U << 16)    /* instructions around which the clock is measured */
 
 HART_LOCAL struct cpu_acct cpu_acct_isr, cpu_acct_idle, cpu_acct_sim, cpu_acct_rx;
 HART_LOCAL struct cpu_acct_now cpu_acct_now;
-unsigned cpu_instret_shift;
 bool cpu_instret_exact;
+unsigned cpu_clock_shift;
 static HART_LOCAL struct cpu_acct before_init;   /* early boot's account, never read */
 static HART_LOCAL uint64_t boot_cycle, boot_instret;
 
@@ -26,9 +27,26 @@ void cpu_acct_early_init(void)
     cpu_acct_now.owner = &before_init;
 }
 
-/* cpu_acct_init: the measured unit as a shift, checked against the
- * icount_shift boot argument (what the run says QEMU was given). */
-static void instret_scale_init(void)
+/* counters_init: log2 of the ns one rdcycle count takes under QEMU
+ * -icount (one cycle per 2^shift ns of virtual time), from rdcycle and
+ * the timebase around 2^16 straight-line instructions: -1 when the ratio
+ * is no power of two (no -icount: host ticks). */
+static int cycle_ns_shift(void)
+{
+    uint64_t t0 = clock_now_ns(), c0 = rdcycle();
+    for (unsigned k = 0; k < CLOCK_LOOP; k++)
+        __asm__ volatile("");
+    uint64_t c1 = rdcycle(), t1 = clock_now_ns();
+    return clock_shift_of(t1 - t0, c1 - c0);
+}
+
+/* cpu_acct_init: rdinstret must count retired instructions (a core; the
+ * project's QEMU, whose counters patch makes instret exact under
+ * -icount); a QEMU that counts 2^shift per instruction (virtual ns, idle
+ * time too) is not the project's and is refused. Under -icount the CPU
+ * clock's shift is measured and checked against the icount_shift boot
+ * argument (what the run says QEMU was given). */
+static void counters_init(void)
 {
     uint64_t unit = instret_unit();
     char arg[8], *end;
@@ -36,17 +54,21 @@ static void instret_scale_init(void)
     for (unsigned t = 1; t < UNIT_TRIES && unit; t++)
         if (instret_unit() != unit)
             unit = 0;
-    cpu_instret_exact = unit != 0;
-    cpu_instret_shift = unit ? (unsigned)__builtin_ctzll(unit) : 0;
+    if (board.qemu && unit > 1)
+        panic("rdinstret counts %llu per instruction: this QEMU is not the project's (its "
+              "instret counts virtual ns); run the one scripts/qemu/build makes "
+              "(scripts/qemu-run does)", (unsigned long long)unit);
+    cpu_instret_exact = unit == 1;
+    int shift = board.qemu && cpu_instret_exact ? cycle_ns_shift() : -1;
+    cpu_clock_shift = shift > 0 ? (unsigned)shift : 0;
     if (!bootarg("icount_shift", arg, sizeof arg))
         return;
     long want = strtol(arg, &end, 10);
     if (!arg[0] || *end || want < 0 || want > ICOUNT_SHIFT_MAX)
         panic("bad boot argument icount_shift=%s: valid values 0..%d", arg, ICOUNT_SHIFT_MAX);
-    if (cpu_instret_exact && (unsigned)want != cpu_instret_shift)
-        panic("boot argument icount_shift=%ld, but rdinstret counts %llu per instruction "
-              "(QEMU runs with -icount shift=%u)",
-              want, (unsigned long long)unit, cpu_instret_shift);
+    if (board.qemu && cpu_instret_exact && want != shift)
+        panic("boot argument icount_shift=%ld, but a cycle takes %s ns (QEMU runs with "
+              "-icount shift=%d)", want, shift >= 0 ? "2^shift" : "no power of two of", shift);
 }
 
 /* Boot of each hart, interrupts masked, the unit known: this hart's
@@ -59,7 +81,7 @@ void cpu_acct_hart_init(void)
     };
 
     for (unsigned k = 0; k < CPU_ACCT_FIXES; k++)
-        cpu_acct_now.fix[k] = fix[k] << cpu_instret_shift;
+        cpu_acct_now.fix[k] = fix[k];
     cpu_acct_isr = cpu_acct_idle = cpu_acct_sim = cpu_acct_rx = (struct cpu_acct){ 0 };
     /* (no early boot in any of them) */
     cpu_acct_now.owner = &sched_current()->acct;
@@ -70,7 +92,7 @@ void cpu_acct_hart_init(void)
 /* Boot, hart 0, interrupts masked. */
 void cpu_acct_init(void)
 {
-    instret_scale_init();
+    counters_init();
     cpu_acct_hart_init();
 }
 
@@ -113,15 +135,15 @@ void cpu_acct_read_hart(unsigned h, struct cpu_totals *out)
 }
 
 /* Any task (the manifest): the CPU clock and where it comes from. On
- * QEMU with -icount one instruction takes 2^shift ns of virtual time, so
- * the virtual CPU runs at 1e9 >> shift instructions per second, and
- * rdcycle counts virtual ns; without -icount both counters are host
- * ticks and the clock is unknown; a real core's rdcycle is measured
- * against the timer over 10 ms. */
+ * QEMU with -icount a cycle takes 2^shift ns of virtual time (one
+ * instruction, or bus time a device stalls it for), so the virtual CPU
+ * runs at 1e9 >> shift Hz; without -icount both counters are host ticks
+ * and the clock is unknown; a real core's rdcycle is measured against the
+ * timer over 10 ms. */
 struct cpu_clock cpu_clock(void)
 {
     if (board.qemu && cpu_instret_exact)
-        return (struct cpu_clock){ 1000000000ULL >> cpu_instret_shift, "icount", "virtual-ns" };
+        return (struct cpu_clock){ 1000000000ULL >> cpu_clock_shift, "icount", "cpu-cycles" };
     if (board.qemu)
         return (struct cpu_clock){ 0, "unknown", "host-ticks" };
     uint64_t t0 = clock_now_ns(), c0 = rdcycle(), t1, c1;

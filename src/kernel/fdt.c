@@ -1,8 +1,10 @@
 /* What the kernel reads from the device tree QEMU passes: the boot
  * arguments (/chosen/bootargs, QEMU -append: the run targets pass e.g.
- * "qemu_mode=icount", tests pass fault=... or selftest=...) and the ISA
+ * "qemu_mode=icount", tests pass fault=... or selftest=...), the ISA
  * string of cpu@0 (/cpus/cpu@0/riscv,isa, for optional extensions such as
- * Sstc). A minimal flattened-device-tree walk, every offset bounds-checked. */
+ * Sstc) and the line the emulator's UART keeps (its clock, baud, FIFO
+ * depth, bus time and far end). A minimal flattened-device-tree walk,
+ * every offset bounds-checked. */
 #include <stdint.h>
 #include <string.h>
 #include "kernel.h"
@@ -17,6 +19,7 @@
 
 static const char *bootargs_str = "";
 static const char *isa_str = "";
+static struct fdt_line line;
 
 /* Boot: big-endian 32-bit field at byte offset off. */
 static uint32_t be32(const uint8_t *p, uint32_t off)
@@ -25,10 +28,10 @@ static uint32_t be32(const uint8_t *p, uint32_t off)
            (uint32_t)p[off + 2] << 8 | p[off + 3];
 }
 
-/* Boot: the string property prop of the first node named node (or
- * node@unit) at depth (root = 1); NULL when absent or malformed. */
-static const char *fdt_string(const uint8_t *fdt, const char *node, int at_depth,
-                              const char *prop)
+/* Boot: property prop of the first node named node (or node@unit) at
+ * depth (root = 1): its value and length; NULL when absent or malformed. */
+static const uint8_t *fdt_prop(const uint8_t *fdt, const char *node, int at_depth,
+                               const char *prop, uint32_t *plen)
 {
     size_t nlen = strlen(node);
     uint32_t total = be32(fdt, 4), off = be32(fdt, 8), strs = be32(fdt, 12);
@@ -57,15 +60,70 @@ static const char *fdt_string(const uint8_t *fdt, const char *node, int at_depth
             off += 8;
             if (len > total - off || strs + name >= total)
                 return NULL;
-            if (in_node && strcmp((const char *)fdt + strs + name, prop) == 0 &&
-                len > 0 && fdt[off + len - 1] == 0)
-                return (const char *)fdt + off;
+            if (in_node && strcmp((const char *)fdt + strs + name, prop) == 0) {
+                *plen = len;
+                return fdt + off;
+            }
             off += (len + 3) & ~3U;
         } else if (tok != FDT_NOP) {
             break;   /* FDT_END or garbage */
         }
     }
     return NULL;
+}
+
+/* Boot: a NUL-terminated string property, or NULL. */
+static const char *fdt_string(const uint8_t *fdt, const char *node, int at_depth,
+                              const char *prop)
+{
+    uint32_t len;
+    const uint8_t *v = fdt_prop(fdt, node, at_depth, prop, &len);
+    return v && len > 0 && v[len - 1] == 0 ? (const char *)v : NULL;
+}
+
+/* Boot: a one- or two-cell number property into *out; whether it is
+ * there (a property with no value, a flag, reads 1). */
+static bool fdt_number(const uint8_t *fdt, const char *node, int at_depth, const char *prop,
+                       uint64_t *out)
+{
+    uint32_t len;
+    const uint8_t *v = fdt_prop(fdt, node, at_depth, prop, &len);
+    if (!v || (len != 0 && len != 4 && len != 8))
+        return false;
+    *out = len == 0 ? 1 : len == 4 ? be32(v, 0) : (uint64_t)be32(v, 0) << 32 | be32(v, 4);
+    return true;
+}
+
+/* Boot (bootargs_init): the line the emulator's 16550 keeps, from
+ * /soc/serial@... and /soc/serial-far-end@... (QEMU virt with the
+ * project's patches, docs/qemu-line.md); line.timed false when absent. */
+static void fdt_line(const uint8_t *fdt)
+{
+    uint64_t v, reg[2];
+    uint32_t len;
+
+    if (!fdt_number(fdt, "serial", 3, "qemu,line-timing", &v))
+        return;
+    line.timed = true;
+    if (fdt_number(fdt, "serial", 3, "clock-frequency", &v))
+        line.clock_hz = (uint32_t)v;
+    if (fdt_number(fdt, "serial", 3, "current-speed", &v))
+        line.baud = (uint32_t)v;
+    if (fdt_number(fdt, "serial", 3, "fifo-size", &v))
+        line.fifo = (uint32_t)v;
+    if (fdt_number(fdt, "serial", 3, "qemu,access-latency-ns", &v))
+        line.bus_ns = (uint32_t)v;
+    const uint8_t *r = fdt_prop(fdt, "serial-far-end", 3, "reg", &len);
+    if (!r || len != 16)
+        return;
+    reg[0] = (uint64_t)be32(r, 0) << 32 | be32(r, 4);
+    reg[1] = (uint64_t)be32(r, 8) << 32 | be32(r, 12);
+    line.far_base = (uintptr_t)reg[0];
+    if (fdt_number(fdt, "serial-far-end", 3, "qemu,burst", &v))
+        line.far_burst = (uint32_t)v;
+    if (fdt_number(fdt, "serial-far-end", 3, "qemu,period-ns", &v))
+        line.far_period_ns = v;
+    (void)reg[1];
 }
 
 /* Boot, before tasks run. */
@@ -78,6 +136,13 @@ void bootargs_init(const void *fdt)
         bootargs_str = s;
     if ((s = fdt_string(fdt, "cpu", 3, "riscv,isa")))
         isa_str = s;
+    fdt_line(fdt);
+}
+
+/* Any context: the emulator's line (all zero without one). */
+const struct fdt_line *fdt_line_info(void)
+{
+    return &line;
 }
 
 /* Any context: whether cpu@0's ISA string names the multi-letter

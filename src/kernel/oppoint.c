@@ -71,6 +71,35 @@ static const char *clock_apply(void)
     return why;
 }
 
+/* oppoint_apply, an image without the model on the emulator's line (the
+ * device tree's): the UART's clock, baud and FIFO depth are the
+ * device's, the RX trigger the boot argument rx_trigger=; the far end's
+ * traffic the device's. NULL, or why a boot argument is refused. */
+static const char *device_apply(struct uart_cfg *c, const struct fdt_line *l)
+{
+    char arg[16];
+
+    source = "device-tree";
+    if (l->clock_hz)
+        c->clock_hz = l->clock_hz;
+    if (l->baud)
+        c->baud = l->baud;
+    if (l->fifo)
+        c->fifo_depth = (uint16_t)l->fifo;
+    peer = (struct peer_point){ !l->far_base ? PEER_OFF : l->far_burst ? PEER_BURST : PEER_STREAM,
+                                l->far_burst, l->far_period_ns };
+    if (!bootarg("rx_trigger", arg, sizeof arg))
+        return NULL;
+    int t = arg[0] && !arg[1] ? arg[0] - '0' : strcmp(arg, "14") == 0 ? 14 : 0;
+    if ((t == 1 || t == 4 || t == 8 || t == 14) && (unsigned)t <= c->fifo_depth) {
+        c->rx_trigger = (uint8_t)t;
+        return NULL;
+    }
+    snprintf(why, sizeof why, "bad boot argument rx_trigger=%s; valid values: 1, 4, 8 or 14, "
+             "at most the FIFO depth (%u)", arg, (unsigned)c->fifo_depth);
+    return why;
+}
+
 /* Boot, before the UART is up (nothing printed): *c from board, with the
  * operating point applied; NULL, or what is wrong with the boot argument
  * (the run must stop with EXIT_BOOTARG once it can print). */
@@ -78,7 +107,19 @@ const char *oppoint_apply(struct uart_cfg *c)
 {
     char arg[32];
     struct line_point pt = { WIRE_BAUD, WIRE_FIFO, 1 };
+    const struct fdt_line *l = fdt_line_info();
 
+    if (!WIRE_BAUD && l->timed) {
+        const char *keys[] = { "wire", "peer", "wire_clock" };
+        for (unsigned k = 0; k < sizeof keys / sizeof keys[0]; k++)
+            if (bootarg(keys[k], arg, sizeof arg)) {
+                snprintf(why, sizeof why, "bad boot argument %s=%s: this run's line is the "
+                         "emulator's (its baud, FIFO depth and far end are QEMU's: "
+                         "scripts/qemu-run --line, --far-end)", keys[k], arg);
+                return why;
+            }
+        return device_apply(c, l);
+    }
     if (bootarg("wire", arg, sizeof arg)) {
         if (!WIRE_BAUD)
             return no_model("wire", arg);
@@ -113,7 +154,7 @@ const struct peer_point *oppoint_peer(void)
 }
 
 /* Any task: where the line's operating point came from ("build",
- * "bootarg"). */
+ * "bootarg", "device-tree"). */
 const char *oppoint_source(void)
 {
     return source;

@@ -56,6 +56,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "bench", "report"))
 sys.path.insert(0, os.path.join(ROOT, "tests", "qemu"))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from qemu_line import add_line_options, finish_line_options  # noqa: E402
 from uartreport import parse, recompute  # noqa: E402
 from witness import parser_flag_ok, raw_witnesses  # noqa: E402
 
@@ -86,6 +88,7 @@ def main():
     p.add_argument("--wrap", default="", help="debugging: command to run QEMU under")
     p.add_argument("--socket-log", type=argparse.FileType("wb"),
                    help="debugging: save the guest output read from the socket")
+    add_line_options(p)
     args = p.parse_args()
     args.log = os.path.abspath(args.log)
     if args.seed is None:
@@ -93,6 +96,7 @@ def main():
 
     with open(os.path.join(args.image_dir, "qemu.json")) as f:
         desc = json.load(f)
+    finish_line_options(p, args, desc)
     desc["shift"] = int(desc.get("icount_shift", 0))
     t0 = time.monotonic()
     status, inj = boot_and_flood(args, desc)

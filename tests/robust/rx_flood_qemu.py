@@ -7,25 +7,18 @@ import socket
 import subprocess
 import time
 
+from qemu_line import build_command
 from rx_flood_inject import Injector
 
-QEMU = "qemu-system-riscv64"
 SYS_PIDFD_GETFD = 438       # same number on every Linux architecture
 
 
 def qemu_command(desc, args, fd):
-    """QEMU argv: the image as scripts/qemu-run boots it, the UART on fd."""
-    bootargs = [f"qemu_mode={args.mode}"]
-    if args.mode == "icount":
-        bootargs.append(f"icount_shift={desc['shift']}")
+    """QEMU argv: the image as scripts/qemu-run boots it (qemu_line), the
+    UART on fd."""
+    args.icount_shift, args.smp, args.append, args.qemu_args = desc["shift"], 1, [], []
     chardev = f"socket,id=uart0,fd={fd},server=on,wait=on,telnet=on,logfile={args.log}"
-    cmd = [QEMU, "-machine", desc["machine"], "-m", "128M", "-smp", "1",
-           "-bios", desc["bios"], "-kernel", desc["kernel"], "-append", " ".join(bootargs),
-           "-display", "none", "-monitor", "none", "-chardev", chardev,
-           "-serial", "chardev:uart0"]
-    if args.mode == "icount":
-        cmd += ["-icount", f"shift={desc['shift']},sleep=off"]
-    return cmd
+    return build_command(desc, args, chardev)
 
 
 def qemu_end(pid, peer):

@@ -26,16 +26,11 @@ struct cpu_totals {
     uint64_t wide_instret[2], wide_cycles[2];
 };
 
-/* Counter units per instruction, as log2 (a real counter: 0), and
- * whether the instruction counter counts. */
-extern unsigned cpu_instret_shift;
+/* Whether the instruction counter counts retired instructions (one per
+ * instruction: a core, the project's QEMU), and under QEMU's -icount the
+ * CPU clock's shift (a cycle takes 2^cpu_clock_shift ns). */
 extern bool cpu_instret_exact;
-
-/* Any thread: instructions in a counter delta. */
-static inline uint64_t cpu_insns(uint64_t counts)
-{
-    return counts >> cpu_instret_shift;
-}
+extern unsigned cpu_clock_shift;
 
 /* Any thread (S20, S21): the process's instruction counter (no idle,
  * RX or simulation account to leave out). */

@@ -107,8 +107,7 @@ def _notes(an, label):
     items = ["Line rate and character times use baud %.1f (%s)." % (an.baud, an.baud_note)]
     items += an.notes
     items += ["FLAG: " + f for f in an.flags]
-    physical = log.is_d1() or (log.flavor == "ours" and log.manifest.get("wire_model")
-                               not in (None, "off"))
+    physical = log.is_d1() or (log.flavor == "ours" and log.line_point() is not None)
     fast = [lr for lr in an.line_rates if lr.pct_true and lr.pct_true > 100.5]
     if physical and fast:
         items.append("FLAG: %d line rates above 100 %% on a real or modelled line (max %.1f %%): "

@@ -34,7 +34,7 @@ def _physical(log):
         return log.manifest.get("line") == "serial"
     if log.is_d1():
         return True
-    return log.flavor == "ours" and log.manifest.get("wire_model", "off") != "off"
+    return log.flavor == "ours" and log.line_point() is not None
 
 
 def _unphysical_why(log):

@@ -57,7 +57,7 @@ def counters(ctx):
         ctx.na("no TX counters in this log (backend %s)" % log.manifest.get("backend", "?"))
         return
     fifo = expect.number(log, "fifo_depth") or num(log.boot.get("fifo_depth_bytes"))
-    if not (log.is_d1() or log.manifest.get("wire_model") not in (None, "off") or
+    if not (log.is_d1() or log.line_point() is not None or
             log.manifest.get("backend") == "async"):
         fifo = None  # a per-byte status read on QEMU's instant UART stores a whole chunk
     backend = log.manifest.get("backend") if ctx.ours else None

@@ -98,11 +98,12 @@ def rx_stream(ctx):
         if ctx.status(sid) == "SKIPPED":
             _skipped(ctx, sid)
             continue
-        far = [k for k in ("wire_model", "peer") if man.get(k) == "off"]
+        far = ["wire_model"] if log.line_point() is None else \
+            ["peer"] if man.get("peer") == "off" else []
         if far or _rec(log, sid, "skip") is not None:
             ctx.fail(sid, "status", "%s, but %s: the section reports SKIPPED" % (
-                ctx.status(sid), "the manifest has %s=off" % far[0] if far else
-                "it printed its skip line"))
+                ctx.status(sid), "the manifest has %s=%s" % (far[0], man.get(far[0], "off"))
+                if far else "it printed its skip line"))
         rec = _rec(log, sid, "rx")
         if rec is None:
             continue  # the records check asks for it
@@ -172,7 +173,7 @@ def _skipped(ctx, sid):
         ctx.fail(sid, "diag=%s-skip" % sid.lower(), "SKIPPED without its skip line")
         return
     reason = rec.get("reason")
-    want = "no-wire-model" if man.get("wire_model") == "off" else \
+    want = "no-wire-model" if ctx.log.line_point() is None else \
         "peer-off" if man.get("peer") == "off" else None
     if reason not in SKIP_REASONS:
         ctx.fail(sid, rec.tag + ".reason", "%r is not one of %s" % (reason, "|".join(SKIP_REASONS)))
@@ -255,8 +256,7 @@ def manifest(ctx):
     log, man = ctx.log, ctx.log.manifest
     if not any(sid in log.sections for sid in SECTIONS) and "rx_sustained_bytes" not in man:
         return
-    for key in NEW_KEYS + (("wire_rx_trigger", "peer") if man.get("wire_model", "off") != "off"
-                           else ()):
+    for key in NEW_KEYS + (("wire_rx_trigger", "peer") if log.line_point() is not None else ()):
         if key not in man:
             ctx.fail("S00", key, "missing from the manifest (S32/S33 need it)")
     if "wire_rx_trigger" in man and man["wire_rx_trigger"] not in TRIGGERS:

@@ -189,7 +189,7 @@ def section(ans, labels, baseline):
         notes.insert(0, "In brackets: value / value of the baseline `%s`." % labels[baseline])
     instant = ["`%s`" % lb for an, lb in zip(ans, labels) if an.log.flavor == "ours"
                and not an.log.is_d1() and not runs.no_line(an.log)
-               and an.log.manifest.get("wire_model") == "off"]
+               and an.log.line_point() is None]
     if instant and any(r.label.startswith("S10") for r in got):
         notes.append("No wire model in %s: QEMU's 16550 sends at once, a line rate above "
                      "100 %% is the driver's speed, not a line's." % ", ".join(instant))

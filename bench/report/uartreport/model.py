@@ -193,6 +193,16 @@ class Log:
             return True
         return any(sec.records for sec in self.sections.values())
 
+    def line_point(self):
+        """The timed line's "BAUD/FIFO" in a log of ours: the wire model's
+        (wire_model=) or the emulator's (line=device line_point=); None on
+        QEMU's instant UART, a board's line, or in a foreign log."""
+        man = self.manifest
+        if man.get("line") == "device":
+            return man.get("line_point")
+        wire = man.get("wire_model")
+        return wire if wire not in (None, "off") else None
+
     def is_d1(self):
         """True when the log comes from the Allwinner D1 board."""
         board = self.manifest.get("board", "")

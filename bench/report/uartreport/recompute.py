@@ -119,7 +119,7 @@ def _context(log, an):
         if qemu and man.get("qemu_mode") not in (None, "icount"):
             an.notes.append("qemu_mode=%s: instret and time are host noise, not guest work."
                             % man.get("qemu_mode"))
-        if qemu and man.get("wire_model") in ("off", None):
+        if qemu and log.line_point() is None:
             an.notes.append("No wire model: QEMU's 16550 sends at once, line rates above 100 % "
                             "are not physical.")
     if qemu and log.flavor == "starryos":

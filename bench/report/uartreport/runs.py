@@ -39,9 +39,11 @@ def point(log):
         shift = {"realtime": "none (realtime)"}.get(man.get("qemu_mode"), "unknown")
         if man.get("board") == "d1":
             shift = "none (hardware)"
-    off = "none" if man.get("wire_model") == "off" else "unknown"
+    off = "none" if man.get("wire_model") == "off" and man.get("line") != "device" else "unknown"
     wire = man.get("wire_model") or "unknown"
-    if wire not in ("off", "unknown") and man.get("wire_clock"):
+    if man.get("line") == "device":
+        wire = "device %s (bus %s ns)" % (man.get("line_point", "?"), man.get("line_bus_ns", "?"))
+    elif wire not in ("off", "unknown") and man.get("wire_clock"):
         # logs that print it: the model's time on the guest's clock or not
         wire += " (%s clock)" % man["wire_clock"].split()[0]
     return {"CPU clock": hz_text(man.get("cpu_hz")), "icount shift": shift,

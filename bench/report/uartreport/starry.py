@@ -80,6 +80,8 @@ def default_label(log):
         parts = [man.get("board", "?"), man.get("backend", "?")]
         if man.get("os") == "linux":
             parts.append("line-" + man.get("line", "?"))
+        elif man.get("line") == "device":
+            parts.append("line-" + man.get("line_point", "?"))
         elif man.get("wire_model"):
             parts.append("wire-" + man["wire_model"])
         return "/".join(parts)

@@ -72,7 +72,7 @@ unsigned uart_be_phases(struct uart_phase *out, unsigned max)
     unsigned long f = irq_save();
     for (unsigned i = 0; i < n; i++)
         out[i] = (struct uart_phase){ uart_engine.phases[i].name,
-                                      cpu_insns(uart_engine.phases[i].acct->instret) };
+                                      uart_engine.phases[i].acct->instret };
     irq_restore(f);
     return uart_engine.n_phases;
 }

@@ -134,7 +134,7 @@ void wire_model_stats(struct wire_stats *out)
     *out = st;
     wire_leave(took);
     irq_restore(f);
-    out->instret = cpu_insns(cpu_acct_sim.instret);
+    out->instret = cpu_acct_sim.instret;
     out->cycles = cpu_acct_sim.cycles;
 }
 

@@ -313,26 +313,4 @@ void wire_peer_stats(struct wire_rx_stats *out)
     irq_restore(f);
 }
 
-#else /* model off: no modelled peer */
-
-/* Section task: there is no modelled far end. */
-int wire_peer_start(uint64_t bytes, uint32_t seed, uint64_t start_ns)
-{
-    (void)bytes;
-    (void)seed;
-    (void)start_ns;
-    return -ENODEV;
-}
-
-/* Section task. */
-void wire_peer_stop(void)
-{
-}
-
-/* Any task: all zero. */
-void wire_peer_stats(struct wire_rx_stats *out)
-{
-    *out = (struct wire_rx_stats){ 0 };
-}
-
 #endif

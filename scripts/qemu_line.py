@@ -1,0 +1,140 @@
+"""The QEMU command of a uartbench run (scripts/qemu-run, and the tests
+that boot QEMU on a chardev of their own): the project's QEMU, the image,
+the line's operating point (the emulator's 16550: --line, --bus-ns,
+--far-end; docs/qemu-line.md), icount."""
+import os
+import re
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+QEMU = os.path.join(ROOT, "build", "qemu", "bin", "qemu-system-riscv64")
+QEMU_DATA = "/usr/share/qemu"      # Debian's qemu-system-data: OpenSBI for -bios default
+LINE_DEFAULT = "115200/16"
+BUS_NS_DEFAULT = 80                # ns per UART register access (docs/qemu-line.md)
+BAUD_RANGE = (9600, 12000000)
+FIFOS = (1, 16, 32, 64, 128)
+TRIGGERS = (1, 4, 8, 14)
+BURST_MAX = 65536
+LINE_FORMS = ("BAUD/FIFO[/RXTRIG] (BAUD 9600..12000000, FIFO 1, 16, 32, 64 or 128, RXTRIG "
+              "1, 4, 8 or 14 and at most FIFO; e.g. 115200/16, 3000000/1, 921600/64/8) "
+              "or instant (QEMU's UART sends at once)")
+FAR_FORMS = ("off, stream or burst:N:T (N 1..65536 bytes every T, with unit ns, us or ms, "
+             "at least N character times; e.g. burst:64:10ms)")
+
+
+def parse_line(text):
+    """--line: (baud, fifo, rx trigger or None), or None for instant;
+    ValueError naming the valid forms otherwise."""
+    if text == "instant":
+        return None
+    parts = text.split("/")
+    try:
+        nums = [int(x) for x in parts]
+    except ValueError:
+        nums = []
+    if len(nums) not in (2, 3) or not all(p.isdigit() for p in parts):
+        raise ValueError(f"bad --line {text}; valid forms: {LINE_FORMS}")
+    baud, fifo, trig = nums[0], nums[1], nums[2] if len(nums) == 3 else None
+    if not BAUD_RANGE[0] <= baud <= BAUD_RANGE[1] or fifo not in FIFOS or \
+            trig is not None and (trig not in TRIGGERS or trig > fifo):
+        raise ValueError(f"bad --line {text}; valid forms: {LINE_FORMS}")
+    return baud, fifo, trig
+
+
+def parse_far_end(text, baud):
+    """--far-end: None (off), (0, 0) (stream) or (burst bytes, period ns);
+    ValueError naming the valid forms otherwise."""
+    if text in ("off", "stream"):
+        return None if text == "off" else (0, 0)
+    m = re.fullmatch(r"burst:([0-9]+):([0-9]+)(ns|us|ms)", text)
+    if not m or not 1 <= int(m.group(1)) <= BURST_MAX:
+        raise ValueError(f"bad --far-end {text}; valid forms: {FAR_FORMS}")
+    n, period = int(m.group(1)), int(m.group(2)) * {"ns": 1, "us": 1000, "ms": 10 ** 6}[m.group(3)]
+    if period * baud < n * 10 * 10 ** 9:
+        raise ValueError(f"bad --far-end {text}: {n} bytes take longer than its period at "
+                 f"{baud} baud; valid forms: {FAR_FORMS}")
+    return n, period
+
+
+def line_args(desc, args):
+    """QEMU arguments and boot arguments of the line: the device's (an
+    image without the wire model, by default at LINE_DEFAULT) or QEMU's
+    instant UART (the wire model's images, the Linux peer, --line
+    instant). ValueError for a bad option."""
+    kind = desc.get("line", "device")
+    text = args.line or (LINE_DEFAULT if kind == "device" else "instant")
+    if args.line and args.line != "instant" and kind == "model":
+        raise ValueError("--line: this image has the wire model, which is its line "
+                 "(its operating point is the boot argument wire=)")
+    point = parse_line(text)
+    if point is None:
+        return [], [], None
+    baud, fifo, trig = point
+    clock = args.uart_clock or 16 * baud
+    if clock < 16 * BAUD_RANGE[0] or clock > 0xFFFFFFFF:
+        raise ValueError(f"bad --uart-clock {clock}: valid values {16 * BAUD_RANGE[0]} .. "
+                 f"{0xFFFFFFFF} Hz (16 x the baud at divisor 1)")
+    far = parse_far_end(args.far_end, baud)
+    qemu = ["-global", "serial-mm.line-timing=on", "-global", f"serial-mm.fifo-size={fifo}",
+            "-global", f"serial-mm.access-latency={args.bus_ns}"]
+    machine = f",uart-clock={clock},uart-speed={baud}"
+    if far is not None:
+        qemu += ["-global", "serial-mm.far-end=on",
+                 "-global", f"serial-mm.far-end-log={args.far_end_log}"]
+        if far[0]:
+            qemu += ["-global", f"serial-mm.far-end-burst={far[0]}",
+                     "-global", f"serial-mm.far-end-period={far[1]}"]
+    boot = [f"rx_trigger={trig}"] if trig else []
+    return qemu, boot, machine
+
+
+def build_command(desc, args, chardev=None):
+    """Return the QEMU argv for the image description and options; the
+    UART's chardev a file at args.log unless chardev names another."""
+    qemu_line, boot_line, machine = line_args(desc, args)
+    bootargs = desc["cmdline"].split() if "cmdline" in desc else []
+    bootargs.append(f"qemu_mode={args.mode}")
+    if args.mode == "icount":
+        bootargs.append(f"icount_shift={args.icount_shift}")
+    bootargs += boot_line + args.append
+    cmd = [args.qemu, "-L", QEMU_DATA, "-machine", desc["machine"] + (machine or ""),
+           "-m", "128M", "-smp", str(args.smp), "-bios", desc["bios"],
+           "-kernel", desc["kernel"], "-append", " ".join(bootargs),
+           "-display", "none", "-monitor", "none",
+           "-chardev", chardev or f"file,id=uart0,path={args.log}",
+           "-serial", "chardev:uart0"] + qemu_line
+    if "initrd" in desc:
+        cmd += ["-initrd", desc["initrd"], "-no-reboot"]
+    if args.mode == "icount":
+        cmd += ["-icount", f"shift={args.icount_shift},sleep=off"]
+    return cmd + args.qemu_args
+
+
+def add_line_options(p):
+    """The options of the line and the QEMU binary, on parser p."""
+    p.add_argument("--line", metavar="POINT",
+                   help=f"the emulator's line: {LINE_FORMS}; default {LINE_DEFAULT} for an "
+                   "image without the wire model, instant for one with it and the Linux peer")
+    p.add_argument("--uart-clock", type=int, metavar="HZ",
+                   help="the UART's input clock (default 16 x the baud: divisor 1, the baud "
+                   "exact; e.g. 24000000 as on the D1, divisor 13: 115384.6 baud)")
+    p.add_argument("--bus-ns", type=int, default=BUS_NS_DEFAULT, metavar="NS",
+                   help="bus time of one UART register access, 0..10000 ns (default "
+                   f"{BUS_NS_DEFAULT}, from the D1: docs/qemu-line.md)")
+    p.add_argument("--far-end", default="stream", metavar="TRAFFIC",
+                   help=f"the line's far end, for S32 and S33: {FAR_FORMS}; default stream")
+    p.add_argument("--far-end-log", metavar="FILE",
+                   help="where QEMU writes each RX stream's ground truth, one JSON object per "
+                   "line (default: the serial log's name with .far-end.json)")
+    p.add_argument("--qemu", default=None, metavar="PATH",
+                   help=f"the QEMU binary (default: qemu.json's, else {QEMU})")
+
+
+def finish_line_options(p, args, desc):
+    """After parsing (args.log set): the far end's log beside the serial
+    log, the bus time checked, the QEMU binary (--qemu, qemu.json's, the
+    default)."""
+    args.far_end_log = os.path.abspath(args.far_end_log or
+                                       os.path.splitext(args.log)[0] + ".far-end.json")
+    if not 0 <= args.bus_ns <= 10000:
+        p.error(f"--bus-ns {args.bus_ns}: valid values 0..10000")
+    args.qemu = os.path.abspath(args.qemu or desc.get("qemu") or QEMU)
