@@ -126,7 +126,8 @@ def add_line_options(p):
                    help="where QEMU writes each RX stream's ground truth, one JSON object per "
                    "line (default: the serial log's name with .far-end.json)")
     p.add_argument("--qemu", default=None, metavar="PATH",
-                   help=f"the QEMU binary (default: qemu.json's, else {QEMU})")
+                   help="the QEMU binary (default: the environment's UARTBENCH_QEMU, else "
+                   f"qemu.json's, else {QEMU})")
 
 
 def finish_line_options(p, args, desc):
@@ -137,4 +138,5 @@ def finish_line_options(p, args, desc):
                                        os.path.splitext(args.log)[0] + ".far-end.json")
     if not 0 <= args.bus_ns <= 10000:
         p.error(f"--bus-ns {args.bus_ns}: valid values 0..10000")
-    args.qemu = os.path.abspath(args.qemu or desc.get("qemu") or QEMU)
+    args.qemu = os.path.abspath(args.qemu or os.environ.get("UARTBENCH_QEMU") or
+                                desc.get("qemu") or QEMU)

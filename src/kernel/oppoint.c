@@ -107,9 +107,8 @@ const char *oppoint_apply(struct uart_cfg *c)
 {
     char arg[32];
     struct line_point pt = { WIRE_BAUD, WIRE_FIFO, 1 };
-    const struct fdt_line *l = fdt_line_info();
 
-    if (!WIRE_BAUD && l->timed) {
+    if (!WIRE_BAUD && fdt_line_info()->timed) {
         const char *keys[] = { "wire", "peer", "wire_clock" };
         for (unsigned k = 0; k < sizeof keys / sizeof keys[0]; k++)
             if (bootarg(keys[k], arg, sizeof arg)) {
@@ -118,7 +117,7 @@ const char *oppoint_apply(struct uart_cfg *c)
                          "scripts/qemu-run --line, --far-end)", keys[k], arg);
                 return why;
             }
-        return device_apply(c, l);
+        return device_apply(c, fdt_line_info());
     }
     if (bootarg("wire", arg, sizeof arg)) {
         if (!WIRE_BAUD)

@@ -28,6 +28,10 @@
 
 #define ACCT_LOOP_TURNS 1000000UL   /* about 2 ms of virtual time at shift 0 */
 #define ACCT_TIMERS     50
+/* The timers' first deadline and spacing at shift 0, scaled to the CPU
+ * clock (<< cpu_clock_shift) so that at any shift they fall in the loop,
+ * after the time it takes to arm them. */
+#define ACCT_LEAD_NS    200000ULL
 #define ACCT_STEP_NS    20000ULL
 #define ACCT_SEAM_READS 64UL
 
@@ -81,7 +85,8 @@ static void loop_cost(unsigned timers, bool sim, struct cpu_totals *d)
     uint64_t t0 = clock_now_ns();
     for (unsigned i = 0; i < timers; i++) {
         tm[i] = (struct timer){ .fire = count_fire, .sim = sim };
-        timer_arm(&tm[i], t0 + 200000 + i * ACCT_STEP_NS, (struct waker){ 0 });
+        timer_arm(&tm[i], t0 + ((ACCT_LEAD_NS + i * ACCT_STEP_NS) << cpu_clock_shift),
+                  (struct waker){ 0 });
     }
     cpu_acct_read(&a);
     unsigned long n = ACCT_LOOP_TURNS;

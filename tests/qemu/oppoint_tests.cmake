@@ -29,6 +29,16 @@ qemu_test(bootarg.peer-no-model qemu-virt-async-nowire 101 --timeout 30
   --append peer=stream
   --expect "^bad boot argument peer=stream: this image has no wire model "
   --reject "^=== \\[S00\\]")
+set_tests_properties(qemu.bootarg.peer-no-model PROPERTIES ENVIRONMENT "UARTBENCH_LINE=instant")
+# On the emulator's line the far end's traffic is QEMU's, not a boot argument.
+qemu_test(bootarg.peer-device-line qemu-virt-async-nowire 101 --timeout 30
+  --append peer=stream
+  --expect "^bad boot argument peer=stream: this run's line is the emulator's \\(its baud, FIFO depth and far end are QEMU's: scripts/qemu-run --line, --far-end\\)$"
+  --reject "^=== \\[S00\\]")
+qemu_test(bootarg.rx-trigger-bad qemu-virt-async-nowire 101 --timeout 30
+  --append rx_trigger=16
+  --expect "^bad boot argument rx_trigger=16. valid values: 1, 4, 8 or 14, at most the FIFO depth \\(16\\)$"
+  --reject "^=== \\[S00\\]")
 qemu_test(bootarg.wire-clock-bad qemu-virt-async 101 --timeout 30
   --append wire_clock=fast
   --expect "^bad boot argument wire_clock=fast. valid values: raw \\(the model's simulation runs on the guest's clock, the default\\), free \\(it takes no time on it\\)$"
@@ -37,6 +47,7 @@ qemu_test(bootarg.wire-clock-no-model qemu-virt-async-nowire 101 --timeout 30
   --append wire_clock=free
   --expect "^bad boot argument wire_clock=free: this image has no wire model "
   --reject "^=== \\[S00\\]")
+set_tests_properties(qemu.bootarg.wire-clock-no-model PROPERTIES ENVIRONMENT "UARTBENCH_LINE=instant")
 # The model's simulation runs on the guest's CPU: at 15.6 MHz and 115200
 # baud, FIFO 16, it takes more than half of it. On the raw clock (the
 # default) the model's time makes the async driver lose part of S32's

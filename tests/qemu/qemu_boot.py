@@ -26,9 +26,13 @@ def arg_parser(doc, timeout, log_help=None):
 
 
 def boot(image_dir, log, append=(), timeout=60, mode="icount", shift=None, smp=None):
-    """Boot with qemu-run (quiet, host timeout); return (exit status, log text)."""
+    """Boot with qemu-run (quiet, host timeout); return (exit status, log text).
+    The environment variable UARTBENCH_LINE, when set, is qemu-run's --line
+    (a test's line: e.g. instant, QEMU's UART that sends at once)."""
     cmd = [sys.executable, QEMU_RUN, "--image-dir", image_dir, "--log", log,
            "--mode", mode, "--timeout", str(timeout), "--quiet"]
+    if os.environ.get("UARTBENCH_LINE"):
+        cmd += ["--line", os.environ["UARTBENCH_LINE"]]
     if shift is not None:
         cmd += ["--icount-shift", str(shift)]
     if smp is not None:

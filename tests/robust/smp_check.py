@@ -36,8 +36,6 @@ QEMU_RUN = os.path.join(HERE, "..", "..", "scripts", "qemu-run")
 # one-hart run skips): the rest run on hart 0 alone.
 SINGLE_HART = "S00,S05,S06,S10,S11,S12,S13,S14,S20,S21,S30,S31,S32,S33,S41,S42,S43,S40"
 
-RETRIES = 3   # more runs of each hart count when the first pair differs
-
 # (line pattern, field names): absolute counts since boot, masked.
 ABSOLUTE = [
     (re.compile(r"^  diag=s41-valid "), ("instret_begin", "instret_end")),
@@ -140,23 +138,6 @@ def main():
     got, got_abs = mask(body(runs[args.smp]))
     if args.results_only:
         ref, got = results(ref), results(got)
-    if ref and got and ref != got and not args.results_only:
-        # QEMU shifts an idle period by a few hundred ns in about one run of
-        # eight with two or more harts (one hart: not seen in the same runs;
-        # tests/qemu/check_repro.py): up to RETRIES more runs of each
-        # decide; a difference the harts cause shows in every pair.
-        logs = {1: [ref], args.smp: [got]}
-        same = None
-        for k in range(1, RETRIES + 1):
-            for n in (1, args.smp):
-                status, text, _ = run(args, n, f"{args.log_prefix}-smp{n}-again{k}.log")
-                if status == 0:
-                    logs[n].append(mask(body(text))[0])
-            same = next(((r, g) for r in logs[1] for g in logs[args.smp] if r and r == g), None)
-            if same:
-                print(f"WARNING: runs differed; retry {k} gives a pair of identical logs")
-                ref, got = same
-                break
     if not ref or not got:
         errors.append("a log has no S00 header")
     elif ref != got:

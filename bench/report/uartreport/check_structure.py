@@ -155,9 +155,10 @@ def manifest(ctx):
 
 def instret_scale(man, shift):
     """What rdinstret counts per instruction in a run at this icount shift:
-    one, but 2^shift in a log of a QEMU whose instret counted virtual ns
-    (its cycles_unit=virtual-ns)."""
-    return 1 << shift if man.get("cycles_unit") == "virtual-ns" else 1
+    one on the project's QEMU (cycles_unit=cpu-cycles), 2^shift in a log of
+    a QEMU whose instret counted virtual ns (cycles_unit=virtual-ns, or
+    older logs that print no cycles_unit)."""
+    return 1 if man.get("cycles_unit") == "cpu-cycles" else 1 << shift
 
 
 def cpu_clock(ctx):

@@ -42,10 +42,12 @@ static inline unsigned l16550_tx_room(struct uart_hw *h)
     return (l16550_lsr(h) & UART_LSR_THRE) ? h->fifo_depth : 0;
 }
 
-/* Any: LSR.THRE alone. */
+/* Any: LSR.THRE, errors counted: a poll for THRE clears LSR's line
+ * errors on a real UART, which must not lose an overrun (Linux's 8250
+ * keeps them in lsr_saved_flags for the same reason). */
 static inline bool l16550_tx_ready(struct uart_hw *h)
 {
-    return uart_read_bits(h->cfg, UART_LSR, UART_LSR_THRE) != 0;
+    return l16550_lsr_tx(h, UART_LSR_THRE) != 0;
 }
 
 /* Masked. */

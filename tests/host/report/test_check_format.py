@@ -45,7 +45,9 @@ class FormatFields(LogCase):
         self.assertEqual(res.findings, [])
 
     def test_cpu_hz_from_icount(self):
-        """cpu_hz = 1e9 >> icount_shift under icount; cycles_unit virtual-ns."""
+        """cpu_hz = 1e9 >> icount_shift under icount; cycles_unit virtual-ns
+        (this log's QEMU) or cpu-cycles (the project's: then instret counts
+        one per instruction, and S41's instret_scale must say 1)."""
         shift = number(self.log, rb"icount_shift=", "icount_shift")
         self.assertEqual(number(self.log, rb"cpu_hz=", "cpu_hz"), 10 ** 9 >> shift)
         self.assertEqual(check(real(CONSOLE)).outcome["cpu-clock"][0], "ok")
@@ -53,8 +55,11 @@ class FormatFields(LogCase):
         self.clean(check(other), "S00", "cpu_hz")
         bad = manifest(self.log, cpu_hz=10 ** 9 >> (shift + 1))
         self.found(check(bad), "S00", "cpu_hz", "1e9 >> %d = %d" % (shift, 10 ** 9 >> shift))
+        unit = manifest(self.log, cycles_unit="host-ticks")
+        self.found(check(unit), "S00", "cycles_unit", "cpu-cycles or virtual-ns")
         unit = manifest(self.log, cycles_unit="cpu-cycles")
-        self.found(check(unit), "S00", "cycles_unit", "virtual-ns")
+        self.clean(check(unit), "S00", "cycles_unit")
+        self.found(check(unit), "S41", "s41-method.instret_scale", "counts 1 per instruction")
 
     def test_cpu_hz_unknown_in_realtime(self):
         """QEMU without icount: cpu_hz=0 with cpu_hz_source=unknown; 0 means unknown only."""
