@@ -147,7 +147,8 @@ static void print_round(unsigned size, unsigned round, uint64_t expected,
            "cycles_per_byte=%s drain_rc=%d drain_errors=%lu logical_writes=%lu "
            "short_writes=%lu write_rc=%d duration_ms=%s cpu_util_pct=%s task_instret=%s "
            "isr_instret=%s idle_instret=%s idle_cycles=%s wire_model_instret=%s "
-           "wire_model_cycles=%s instructions_per_byte_excl_model=%s rx_instret=%s",
+           "wire_model_cycles=%s instructions_per_byte_excl_model=%s rx_instret=%s "
+           "wire_model_calls=%llu",
            size, round, U(r->completed), U(expected), r->reset_rc,
            cnt(V(0), I, (busy_counts(&r->a))),
            cnt(V(1), I, (busy_counts(&r->b))), cnt(V(2), I, di),
@@ -162,7 +163,8 @@ static void print_round(unsigned size, unsigned round, uint64_t expected,
            cnt(V(11), C, r->b.acct.idle.cycles - r->a.acct.idle.cycles),
            cnt(V(12), I, r->b.wire.instret - r->a.wire.instret),
            cnt(V(13), C, r->b.wire.cycles - r->a.wire.cycles),
-           cnt2(V(14), I, f.ipb_excl), cnt(V(15), I, ACCT_INSNS(r, acct.rx)));
+           cnt2(V(14), I, f.ipb_excl), cnt(V(15), I, ACCT_INSNS(r, acct.rx)),
+           U(r->b.wire.calls - r->a.wire.calls));
     cpu_print_window(&r->a.acct, &r->b.acct, r->completed);
     printf("\n");
 }

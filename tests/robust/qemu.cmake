@@ -36,8 +36,10 @@ robust_rx_flood(qemu-virt-console --burst 0 --breaks 0)
 
 # Secondary harts: -smp 2 and -smp 4 under icount give the one-hart log
 # from S00 on (absolute instret/cycle counts aside). Each test boots the
-# image twice (~1-2 s each).
-# Both modes compare results, not timing figures: see below.
+# image twice (~1-2 s each). Both modes compare results, not timing
+# figures: the secondary harts' boot instructions move hart 0 against the
+# timer's ticks (docs/robustness-qemu.md); each hart count's own runs are
+# byte-identical (qemu.repro.smp2, qemu.repro.smp4).
 set(smp_compare_qemu-virt-async --results-only)
 set(smp_compare_qemu-virt-m-async --results-only)
 foreach(image qemu-virt-async qemu-virt-m-async)

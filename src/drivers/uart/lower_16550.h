@@ -7,31 +7,41 @@
 
 #include "csr.h"
 
-/* Masked: LSR, its line errors counted (a read clears them). */
+/* Any: count the line errors an LSR value reports (a read clears them in
+ * the UART). Each count one atomic add, only when its bit is set: a task
+ * polling LSR and the ISR reading it may count at once, with no masking. */
+static inline void l16550_count_errors(struct uart_hw *h, uint32_t lsr)
+{
+    if (__builtin_expect(lsr & UART_LSR_ERRORS, 0)) {
+        if (lsr & UART_LSR_OE)
+            __atomic_fetch_add(&h->err.overrun, 1, __ATOMIC_RELAXED);
+        if (lsr & UART_LSR_PE)
+            __atomic_fetch_add(&h->err.parity, 1, __ATOMIC_RELAXED);
+        if (lsr & UART_LSR_FE)
+            __atomic_fetch_add(&h->err.framing, 1, __ATOMIC_RELAXED);
+        if (lsr & UART_LSR_BI)
+            __atomic_fetch_add(&h->err.brk, 1, __ATOMIC_RELAXED);
+    }
+}
+
+/* Masked: LSR, its line errors counted. */
 static inline uint32_t l16550_lsr(struct uart_hw *h)
 {
     uint32_t lsr = uart_read(h->cfg, UART_LSR);
-    if (lsr & UART_LSR_ERRORS) {
-        h->err.overrun += !!(lsr & UART_LSR_OE);
-        h->err.parity += !!(lsr & UART_LSR_PE);
-        h->err.framing += !!(lsr & UART_LSR_FE);
-        h->err.brk += !!(lsr & UART_LSR_BI);
-    }
+    l16550_count_errors(h, lsr);
     return lsr;
 }
 
 /* Any: LSR's TX status bits `mask`. A read that reaches the UART clears
- * its line errors, so they are counted (interrupts masked around the
- * count: a task may call this with them enabled); with the wire model, a
- * read of the modelled bits alone never reaches the UART. */
+ * its line errors, so they are counted; with the wire model, a read of the
+ * modelled bits alone never reaches the UART. */
 static inline uint32_t l16550_lsr_tx(struct uart_hw *h, uint32_t mask)
 {
 #if WIRE_BAUD
     return uart_read_bits(h->cfg, UART_LSR, mask);
 #else
-    unsigned long f = irq_save();
-    uint32_t lsr = l16550_lsr(h);
-    irq_restore(f);
+    uint32_t lsr = uart_read(h->cfg, UART_LSR);
+    l16550_count_errors(h, lsr);
     return lsr & mask;
 #endif
 }

@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""Cross-validation of two independent implementations of one line: the
+in-guest wire model (an image with WIRE_BAUD, on QEMU's instant UART) and
+the line in the project's QEMU (an image without it, --bus-ns 0: a
+register access costs no bus time, as the model's). The async design at
+115200/16, 921600/64 and 3000000/1, RX trigger 1 and 8 (8 needs a FIFO of
+8 or more), sections S10, S20, S32, S33, S41; the model on its free clock
+(wire_clock=free: its own instructions take no time) for the timings and
+on its raw clock for S41's instructions (the free clock adds timer
+interrupts of its own: it sets a timer where the clock would reach its
+deadline if the model ran no more, and the timer fires early when it does).
+
+What must hold:
+- S41: the model's driver-only instructions (instret_delta less the
+  model's own, wire_model_instret) exceed the device's by its seam calls
+  (wire_model_calls): the excess grows by 3 to 4 instructions per call
+  from the smallest size to the largest (the driver pays a call into the
+  model where the device costs it a load), and beyond that it is one fixed
+  cost per round at every size (the round's snapshots and final drain,
+  which differ between the builds), within 32 instructions;
+- S10 drain-each line rates within 0.05 percentage points, S20's P50
+  within 1 %, and S32/S33 losing the same bytes, where the model's costs
+  are small against a character (115200/16); at every point the model is
+  never faster than the device and never loses fewer bytes (its calls and
+  its clock's early timers only add).
+--table prints the figures as a Markdown table (docs/qemu-line.md)."""
+import argparse
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "bench", "report"))
+from uartreport import parse  # noqa: E402
+
+POINTS = ["115200/16/1", "115200/16/8", "921600/64/1", "921600/64/8", "3000000/1/1"]
+SECTIONS = "sections=S10,S20,S32,S33,S41"
+CALL_COST = (3.0, 4.0)      # instructions a seam call costs the driver over a load
+FIXED_SPREAD = 32           # instructions the rest may vary between sizes
+TIGHT = ("115200/16/1", "115200/16/8")
+
+
+def boot(args, kind, point, log):
+    """One run: kind model (free or raw clock) or device; the parsed log."""
+    run = [sys.executable, os.path.join(ROOT, "scripts", "qemu-run"), "--quiet",
+           "--timeout", str(args.timeout), "--log", log, "--append", SECTIONS]
+    if kind == "device":
+        run += ["--image-dir", args.device, "--line", point, "--bus-ns", "0"]
+    else:
+        run += ["--image-dir", args.model, "--append", f"wire={point}"]
+        if kind == "free":
+            run += ["--append", "wire_clock=free"]
+    rc = subprocess.run(run, stdin=subprocess.DEVNULL).returncode
+    if rc != 0:
+        sys.exit(f"FAIL: {kind} {point}: exit status {rc} (log: {log})")
+    return parse.parse_file(log)
+
+
+def figures(log):
+    """The figures compared, by name."""
+    f = {}
+    for r in log.sections["S10"].find(policy="drain-each"):
+        f[f"S10 {r.get('size')} B %"] = r.num("line_rate_pct")
+    f["S20 P50 ns"] = next(r.num("p50_ns") for r in log.sections["S20"].find(tag="s20-single-byte")
+                           if r.num("p50_ns") is not None)
+    for sid in ("S32", "S33"):
+        f[f"{sid} lost"] = next(r.num("lost") for r in log.sections[sid].find(tag=sid.lower() + "-rx"))
+    for r in log.sections["S41"].find(tag="s41-valid"):
+        if r.get("round") == "1":
+            size = r.get("size")
+            f[f"S41 {size} insns"] = r.num("instret_delta") - (r.num("wire_model_instret") or 0)
+            f[f"S41 {size} calls"] = r.num("wire_model_calls") or 0
+            f[f"S41 {size} ipb"] = f[f"S41 {size} insns"] / r.num("completed")
+    return f
+
+
+def call_fit(raw, dev):
+    """S41: the model's excess of driver-only instructions over the
+    device's at each size, fitted as per_call x seam calls + a constant
+    (the round's fixed cost, its snapshots and final drain, which differ
+    between the two builds): (per_call, {size: constant})."""
+    sizes = sorted((int(k.split()[1]) for k in dev if k.startswith("S41") and
+                    k.endswith("insns")))
+    ex = {s: raw[f"S41 {s} insns"] - dev[f"S41 {s} insns"] for s in sizes}
+    calls = {s: raw[f"S41 {s} calls"] for s in sizes}
+    lo, hi = sizes[0], sizes[-1]
+    per = (ex[hi] - ex[lo]) / (calls[hi] - calls[lo]) if calls[hi] != calls[lo] else float("inf")
+    return per, {s: ex[s] - per * calls[s] for s in sizes}
+
+
+def check(point, free, raw, dev, errors):
+    """The assertions of one point."""
+    per, const = call_fit(raw, dev)
+    if not CALL_COST[0] <= per <= CALL_COST[1]:
+        errors.append(f"{point} S41: the model's excess of driver-only instructions grows by "
+                      f"{per:.2f} per seam call, not {CALL_COST[0]} to {CALL_COST[1]}")
+    if max(const.values()) - min(const.values()) > FIXED_SPREAD:
+        errors.append(f"{point} S41: beyond {per:.2f} per seam call the excess is not one "
+                      f"fixed cost per round: {const}")
+    for key in dev:
+        if key.startswith("S41"):
+            continue
+        if key.startswith("S10"):
+            if point in TIGHT and abs(free[key] - dev[key]) > 0.05:
+                errors.append(f"{point} {key}: model {free[key]} device {dev[key]}: beyond 0.05")
+            if free[key] > dev[key]:
+                errors.append(f"{point} {key}: the model {free[key]} is faster than the device "
+                              f"{dev[key]}")
+        elif key == "S20 P50 ns":
+            if point in TIGHT and abs(free[key] - dev[key]) > dev[key] / 100:
+                errors.append(f"{point} {key}: model {free[key]} device {dev[key]}: beyond 1 %")
+            if free[key] < dev[key]:
+                errors.append(f"{point} {key}: the model {free[key]} is faster than the device "
+                              f"{dev[key]}")
+        elif key.endswith("lost"):
+            if point in TIGHT and free[key] != dev[key]:
+                errors.append(f"{point} {key}: model {free[key]} device {dev[key]}")
+            if free[key] < dev[key]:
+                errors.append(f"{point} {key}: the model loses {free[key]}, fewer than the "
+                              f"device's {dev[key]}")
+
+
+def table(rows):
+    """Markdown: one row per point and figure."""
+    out = ["| point | figure | model (free clock) | model (raw clock) | device, bus 0 |",
+           "|---|---|---|---|---|"]
+    for point, free, raw, dev in rows:
+        for key in dev:
+            if key.endswith("calls") or key.endswith("insns"):
+                continue
+            fmt = (lambda v: f"{v:.2f}") if "ipb" in key else (lambda v: f"{v:g}")
+            out.append(f"| {point} | {key.replace('ipb', 'instructions/byte')} | "
+                       f"{fmt(free[key])} | {fmt(raw[key])} | {fmt(dev[key])} |")
+        per, const = call_fit(raw, dev)
+        out.append(f"| {point} | S41: excess instructions per seam call; fixed per round | | "
+                   f"{per:.2f}; {', '.join(f'{v:.0f}' for v in const.values())} | |")
+    return "\n".join(out)
+
+
+def main():
+    """Run every point, compare, report."""
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--model", required=True, help="build directory of the async image with the model")
+    p.add_argument("--device", required=True, help="that of the async image without it")
+    p.add_argument("--log-dir", required=True)
+    p.add_argument("--timeout", type=float, default=600)
+    p.add_argument("--points", default=",".join(POINTS))
+    p.add_argument("--table", action="store_true", help="print the Markdown table")
+    args = p.parse_args()
+    os.makedirs(args.log_dir, exist_ok=True)
+    errors, rows = [], []
+    for point in args.points.split(","):
+        tag = point.replace("/", "-")
+        got = {k: figures(boot(args, k, point, os.path.join(args.log_dir, f"{k}-{tag}.log")))
+               for k in ("free", "raw", "device")}
+        rows.append((point, got["free"], got["raw"], got["device"]))
+        check(point, got["free"], got["raw"], got["device"], errors)
+        print(f"{point}: " + ", ".join(f"{k} {got['free'][k]:g}/{got['device'][k]:g}"
+                                      for k in got["device"] if not k.startswith("S41")))
+    if args.table:
+        print(table(rows))
+    for e in errors:
+        print(f"FAIL: {e}")
+    if not errors:
+        print(f"ok: {len(rows)} points, the model and the device agree (S41: its seam calls)")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
