@@ -61,16 +61,16 @@ if(DEFINED BOARD_QEMU_MACHINE)
   # this image's run.log is reused when it is complete.
   add_custom_target(compare
     COMMAND ${REPORT_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/compare --board ${BOARD} --reuse
-    USES_TERMINAL
+    DEPENDS qemu USES_TERMINAL
     COMMENT "Every backend of ${BOARD}: build, boot, one report in build/compare")
   # The same without the wire model beside the Linux 8250 peer running
-  # uartbench-hosted (scripts/compare --wire off --linux; qemu-virt only:
+  # uartbench-hosted (scripts/compare --wire instant --linux; qemu-virt only:
   # the peer boots under OpenSBI).
   if(BOARD STREQUAL "qemu-virt")
     add_custom_target(linux-compare
-      COMMAND ${REPORT_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/compare --board ${BOARD} --wire off
+      COMMAND ${REPORT_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/compare --board ${BOARD} --wire instant
               --linux --no-starryos --reuse --out ${CMAKE_SOURCE_DIR}/build/linux-compare
-      USES_TERMINAL
+      DEPENDS qemu USES_TERMINAL
       COMMENT "qemu-virt without the wire model and the Linux peer: build, boot, one report in build/linux-compare")
   endif()
   # The operating-point sweep of every backend of this board (scripts/sweep:
@@ -79,11 +79,11 @@ if(DEFINED BOARD_QEMU_MACHINE)
   add_custom_target(sweep
     COMMAND ${REPORT_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/sweep --board ${BOARD}
             --out ${CMAKE_SOURCE_DIR}/build/sweep
-    USES_TERMINAL
+    DEPENDS qemu USES_TERMINAL
     COMMENT "Operating-point sweep of ${BOARD}: logs and frontier in build/sweep")
   add_custom_target(sweep-quick
     COMMAND ${REPORT_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/sweep --board ${BOARD} --quick
             --out ${CMAKE_SOURCE_DIR}/build/sweep-quick
-    USES_TERMINAL
+    DEPENDS qemu USES_TERMINAL
     COMMENT "Quick operating-point sweep of ${BOARD}: logs and frontier in build/sweep-quick")
 endif()

@@ -14,7 +14,15 @@ set(UARTBENCH_QEMU_DIR ${CMAKE_SOURCE_DIR}/build/qemu CACHE PATH
     "Where scripts/qemu/build builds the project's QEMU (shared by every build directory)")
 cmake_host_system_information(RESULT _qemu_ncpu QUERY NUMBER_OF_LOGICAL_CORES)
 set(UARTBENCH_QEMU ${UARTBENCH_QEMU_DIR}/bin/qemu-system-riscv64)
-add_custom_target(qemu ALL
+# Built by default in the test build (its tests boot it); an image's build
+# builds it for its run targets only, so that image builds running beside
+# the test build never wait for the build's lock.
+if(DEFINED BOARD)
+  set(_qemu_all "")
+else()
+  set(_qemu_all ALL)
+endif()
+add_custom_target(qemu ${_qemu_all}
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/qemu/build
           --out ${UARTBENCH_QEMU_DIR} -j ${_qemu_ncpu}
   BYPRODUCTS ${UARTBENCH_QEMU}

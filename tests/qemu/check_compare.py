@@ -39,8 +39,8 @@ def main():
     for b in BACKENDS:
         expect("build preset qemu-virt-%s-nowire\n" % b in out, "preset %s-nowire" % b, out)
         expect(re.search(r"^compare: boot %s: scripts/qemu-run --image-dir \S+/build/"
-                         r"qemu-virt-%s-nowire --log " % (b, b), out, re.M),
-               "boot %s from its -nowire build" % b, out)
+                         r"qemu-virt-%s-nowire --line instant --log " % (b, b), out, re.M),
+               "boot %s from its -nowire build on QEMU's instant UART" % b, out)
     expect(re.search(r"^compare: boot linux: scripts/qemu-run --kernel \S+/Image --initrd "
                      r"\S+/initramfs\.cpio\.gz --append tty=/dev/ttyS0 --append baud=115200 "
                      r"--append norandmaps --log ", out, re.M), "the Linux peer's boot", out)
@@ -50,10 +50,17 @@ def main():
                      r"\(uartbench-hosted\)'", out), "report: nowire baseline, Linux column", out)
     expect("d1-async-q31" not in out, "--no-starryos leaves the D1 log out", out)
 
+    status, out = plan("--wire", "device")
+    expect(status == 0, "--wire device: exit %d" % status, out)
+    for b in BACKENDS:
+        expect(re.search(r"^compare: boot %s: scripts/qemu-run --image-dir \S+/build/"
+                         r"qemu-virt-%s-nowire --log \S+/run-line\.log$" % (b, b), out, re.M),
+               "boot %s from its -nowire build on the emulator's line" % b, out)
+
     for args, want in ((("--linux", "--board", "qemu-virt-m"), r"--linux: the Linux peer runs "
                         r"on qemu-virt"),
                        (("--wire", "fast"), r"--wire: invalid choice: 'fast' \(choose from "
-                        r"'model', 'off'\)"),
+                        r"'model', 'device', 'instant', 'off'\)"),
                        (("--backends", "async,polled"), r"--backends polled: valid values: "
                         r"async, console, copier"),
                        (("--backends", "console", "--baseline", "async"), r"--baseline async "
@@ -62,7 +69,8 @@ def main():
         expect(status == 2 and re.search(want, out), "%s: want exit 2 and /%s/" %
                (" ".join(args), want), out)
         expect("build preset" not in out, "%s: refused after planning" % " ".join(args), out)
-    print("ok: default, --wire off --linux --no-starryos plans; 4 refusals with exit 2")
+    print("ok: default, --wire off --linux --no-starryos and --wire device plans; 4 refusals "
+          "with exit 2")
     return 0
 
 
