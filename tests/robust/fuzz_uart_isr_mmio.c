@@ -151,12 +151,10 @@ uint32_t fake_mmio_read(uintptr_t addr, unsigned width)
             f.credit = f.depth;                     /* FIFO empty */
         else if (!FUZZ_LOWER_DW)
             f.credit = 0;                           /* 16550: room unknown */
-        if (!f.flushing) {                          /* l16550_lsr() counts these */
-            f.lsr_oe += !!(v & UART_LSR_OE);
-            f.lsr_pe += !!(v & UART_LSR_PE);
-            f.lsr_fe += !!(v & UART_LSR_FE);
-            f.lsr_bi += !!(v & UART_LSR_BI);
-        }
+        f.lsr_oe += !!(v & UART_LSR_OE);            /* every LSR read counts these, */
+        f.lsr_pe += !!(v & UART_LSR_PE);            /* the polled flush's THRE polls */
+        f.lsr_fe += !!(v & UART_LSR_FE);            /* too (a read clears them) */
+        f.lsr_bi += !!(v & UART_LSR_BI);
         break;
     case FZ_TFL: {
         uint8_t b = take8();
