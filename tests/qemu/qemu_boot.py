@@ -25,10 +25,12 @@ def arg_parser(doc, timeout, log_help=None):
     return p
 
 
-def boot(image_dir, log, append=(), timeout=60, mode="icount", shift=None, smp=None):
+def boot(image_dir, log, append=(), timeout=60, mode="icount", shift=None, smp=None,
+         extra=()):
     """Boot with qemu-run (quiet, host timeout); return (exit status, log text).
     The environment variable UARTBENCH_LINE, when set, is qemu-run's --line
-    (a test's line: e.g. instant, QEMU's UART that sends at once)."""
+    (a test's line: e.g. instant, QEMU's UART that sends at once); extra:
+    more qemu-run options (e.g. --bus-ns 0)."""
     cmd = [sys.executable, QEMU_RUN, "--image-dir", image_dir, "--log", log,
            "--mode", mode, "--timeout", str(timeout), "--quiet"]
     if os.environ.get("UARTBENCH_LINE"):
@@ -39,6 +41,7 @@ def boot(image_dir, log, append=(), timeout=60, mode="icount", shift=None, smp=N
         cmd += ["--smp", str(smp)]
     for a in append:
         cmd += ["--append", a]
+    cmd += list(extra)
     status = subprocess.run(cmd, stdin=subprocess.DEVNULL).returncode
     try:
         with open(log, "rb") as f:
