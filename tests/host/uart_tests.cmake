@@ -23,22 +23,39 @@ set(UART_ASYNC ${UART_CORE} ${UART_DRV}/engine_async.c)
 set(UART_CONSOLE ${UART_CORE} ${UART_DRV}/engine_console.c)
 set(UART_COPIER ${UART_CORE} ${UART_DRV}/engine_copier.c)
 
-# uart_test(NAME LOWER src...): the executable test_NAME_LOWER, the driver
-# in it built with the lower half src/drivers/uart/lower_LOWER.h,
-# registered as host.NAME.LOWER.
-function(uart_test name lower)
-  set(exe test_${name}_${lower})
-  host_executable(${exe} ${ARGN})
-  target_include_directories(${exe} PRIVATE ${UART_DRV})
+# uart_lower_flags(TARGET LOWER): the flags of a driver built with the
+# lower half src/drivers/uart/lower_LOWER.h (and the fake's `dw` switch).
+function(uart_lower_flags target lower)
+  target_include_directories(${target} PRIVATE ${UART_DRV})
   set(dw 0)
   if(lower STREQUAL "dw_apb")
     set(dw 1)
   endif()
-  target_compile_definitions(${exe} PRIVATE UART_LOWER_HEADER="lower_${lower}.h"
+  target_compile_definitions(${target} PRIVATE UART_LOWER_HEADER="lower_${lower}.h"
                              TEST_LOWER_DW=${dw})
+endfunction()
+
+# uart_test(NAME LOWER src...): the executable test_NAME_LOWER, the driver
+# in it built with the lower half LOWER, registered as host.NAME.LOWER.
+function(uart_test name lower)
+  set(exe test_${name}_${lower})
+  host_executable(${exe} ${ARGN})
+  uart_lower_flags(${exe} ${lower})
   add_test(NAME host.${name}.${lower} COMMAND ${exe})
   set_tests_properties(host.${name}.${lower} PROPERTIES LABELS host TIMEOUT 120)
 endfunction()
+
+# The fakes and the tty core, compiled once per lower half for the tests
+# below that link them unchanged (no test's own defines reach them: the
+# ring sizes and the copier's switches are the engines'):
+# uart_fakes_LOWER, uart_core_LOWER.
+foreach(lower IN LISTS UART_LOWERS)
+  foreach(part fakes core)
+    string(TOUPPER ${part} _p)
+    host_objects(uart_${part}_${lower} ${UART_${_p}})
+    uart_lower_flags(uart_${part}_${lower} ${lower})
+  endforeach()
+endforeach()
 
 # The async test: TX tests and main(), DW quirk/RX/loopback tests, drains
 # under line faults, helpers.
@@ -47,29 +64,32 @@ set(UART_ASYNC_TESTS ${UART_TESTS_DIR}/test_uart_async.c
     ${UART_TESTS_DIR}/test_uart_async_util.c)
 
 foreach(lower IN LISTS UART_LOWERS)
+  set(UART_FAKES_OBJ $<TARGET_OBJECTS:uart_fakes_${lower}>)
+  set(UART_CORE_OBJ $<TARGET_OBJECTS:uart_core_${lower}>)
+  set(UART_ASYNC_OBJ ${UART_CORE_OBJ} ${UART_DRV}/engine_async.c)
   # The lower half alone: registers, quirks, polled output.
   uart_test(uart_lower ${lower} ${UART_TESTS_DIR}/test_uart_lower.c
-            ${UART_TESTS_DIR}/test_uart_lower_ops.c ${UART_DRV}/uart_cfg.c ${UART_FAKES})
+            ${UART_TESTS_DIR}/test_uart_lower_ops.c ${UART_DRV}/uart_cfg.c ${UART_FAKES_OBJ})
 
-  uart_test(uart_async ${lower} ${UART_ASYNC_TESTS} ${UART_ASYNC} ${UART_FAKES})
+  uart_test(uart_async ${lower} ${UART_ASYNC_TESTS} ${UART_ASYNC_OBJ} ${UART_FAKES_OBJ})
   # The same with a 256-byte TX ring, so that writers block on a full ring.
-  uart_test(uart_async_ring256 ${lower} ${UART_ASYNC_TESTS} ${UART_ASYNC} ${UART_FAKES})
+  uart_test(uart_async_ring256 ${lower} ${UART_ASYNC_TESTS} ${UART_ASYNC_OBJ} ${UART_FAKES_OBJ})
   target_compile_definitions(test_uart_async_ring256_${lower} PRIVATE UART_TX_RING_SIZE=256)
 
   # Races against the interrupt: taken at a seeded choice of register
   # accesses and ring calls (the driver's ring_push/ring_pop wrapped).
   uart_test(uart_async_races ${lower} ${UART_TESTS_DIR}/test_uart_async_races.c
-            ${UART_TESTS_DIR}/test_uart_async_util.c ${UART_ASYNC} ${UART_FAKES})
+            ${UART_TESTS_DIR}/test_uart_async_util.c ${UART_ASYNC_OBJ} ${UART_FAKES_OBJ})
   target_compile_definitions(test_uart_async_races_${lower} PRIVATE UART_TX_RING_SIZE=256)
   target_link_options(test_uart_async_races_${lower} PRIVATE
                       -Wl,--wrap=ring_push -Wl,--wrap=ring_pop)
   # Under load: the TX counters' sums across writes, interrupts and resets,
   # and the RX budget against a flood faster than the handler.
   uart_test(uart_async_load ${lower} ${UART_TESTS_DIR}/test_uart_async_load.c
-            ${UART_TESTS_DIR}/test_uart_async_util.c ${UART_ASYNC} ${UART_FAKES})
+            ${UART_TESTS_DIR}/test_uart_async_util.c ${UART_ASYNC_OBJ} ${UART_FAKES_OBJ})
 
   uart_test(uart_console ${lower} ${UART_TESTS_DIR}/test_uart_console.c
-            ${UART_CONSOLE} ${UART_FAKES})
+            ${UART_CORE_OBJ} ${UART_DRV}/engine_console.c ${UART_FAKES_OBJ})
 
   # The copier engine (StarryOS's design): bytes through the staging
   # buffer and the ring's wrap, the retry ladder's exact counters on a
@@ -85,7 +105,8 @@ foreach(lower IN LISTS UART_LOWERS)
     uart_test(${_name} ${lower} ${UART_TESTS_DIR}/test_uart_copier.c
               ${UART_TESTS_DIR}/test_uart_copier_ladder.c
               ${UART_TESTS_DIR}/test_uart_copier_irq.c
-              ${UART_TESTS_DIR}/test_uart_async_util.c ${UART_COPIER} ${UART_FAKES})
+              ${UART_TESTS_DIR}/test_uart_async_util.c ${UART_CORE_OBJ}
+              ${UART_DRV}/engine_copier.c ${UART_FAKES_OBJ})
     target_compile_definitions(test_${_name}_${lower} PRIVATE COPIER_SLOW_POLL=${slow}
                                TEST_ENGINE="copier")
     target_link_options(test_${_name}_${lower} PRIVATE -Wl,--wrap=ring_push)
@@ -100,7 +121,7 @@ foreach(lower IN LISTS UART_LOWERS)
       set(_name uart_tasks_ring256)
     endif()
     uart_test(${_name} ${lower} ${UART_TESTS_DIR}/test_uart_tasks.c
-              ${UART_TESTS_DIR}/test_uart_async_util.c ${UART_ASYNC} ${UART_FAKES})
+              ${UART_TESTS_DIR}/test_uart_async_util.c ${UART_ASYNC_OBJ} ${UART_FAKES_OBJ})
     if(ring STREQUAL "256")
       target_compile_definitions(test_${_name}_${lower} PRIVATE UART_TX_RING_SIZE=256)
     endif()

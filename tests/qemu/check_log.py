@@ -2,10 +2,9 @@
 """Boot an image with scripts/qemu-run (icount, host timeout) and assert on
 its exit status and serial log: every --expect regex must match some line,
 no --reject regex may match any line. Prints the log on failure."""
-import re
 import sys
 
-from qemu_boot import arg_parser, boot, report
+from qemu_boot import arg_parser, boot, match_lines, report
 
 
 def main():
@@ -21,17 +20,10 @@ def main():
 
     status, text = boot(args.image_dir, args.log, args.append, args.timeout, args.mode,
                         args.icount_shift)
-    lines = text.split("\n")
     errors = []
     if status != args.status:
         errors.append(f"exit status {status}, expected {args.status}")
-    for rx in args.expect:
-        if not any(re.search(rx, l) for l in lines):
-            errors.append(f"no line matches {rx!r}")
-    for rx in args.reject:
-        hits = [l for l in lines if re.search(rx, l)]
-        if hits:
-            errors.append(f"line matches rejected {rx!r}: {hits[0]!r}")
+    errors += match_lines(text, args.expect, args.reject)
     return report(text, errors, f"status {status}, {len(args.expect)} expected patterns, "
                                 f"{len(args.reject)} rejected patterns")
 

@@ -5,13 +5,15 @@ event decides when the guest sees an interrupt (docs/qemu-line.md), so
 any difference is a bug (a host-time dependency, an uninitialised value,
 a race) and fails at once; there is no allowance for a run that differs.
 With --load N, N processes keep the host's cores loaded through the runs
-(busy()). With --from REGEX only the log from the first line matching REGEX
+(busy()); with --parallel N, N boots run at once, each loading the
+others. With --from REGEX only the log from the first line matching REGEX
 on is compared (the Linux peer: from its /init's first line)."""
 import os
 import re
 import signal
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -45,6 +47,8 @@ def main():
     p.add_argument("--runs", type=int, default=2, help="boots to compare (at least 2)")
     p.add_argument("--load", type=int, default=0, metavar="N",
                    help="busy processes loading the host while the boots run")
+    p.add_argument("--parallel", type=int, default=1, metavar="N",
+                   help="boots at a time (more load, less waiting)")
     p.add_argument("--smp", type=int, default=1, help="harts")
     args = p.parse_args()
     load = [busy() for _ in range(args.load)]
@@ -56,16 +60,23 @@ def main():
             proc.wait()
 
 
+def boot(args, i):
+    """Run i's boot (log PREFIX-i.log); its exit status."""
+    return subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "qemu-run"),
+                           "--image-dir", args.image_dir, "--log", f"{args.log}-{i}.log",
+                           "--quiet", "--smp", str(args.smp), "--timeout", str(args.timeout)] +
+                          [x for a in args.append for x in ("--append", a)],
+                          stdin=subprocess.DEVNULL).returncode
+
+
 def compare_runs(args):
     """The boots and the comparison; the exit status."""
+    runs = range(1, max(args.runs, 2) + 1)
+    with ThreadPoolExecutor(max(args.parallel, 1)) as pool:
+        statuses = list(pool.map(lambda i: boot(args, i), runs))
     first = None
-    for i in range(1, max(args.runs, 2) + 1):
+    for i, rc in zip(runs, statuses):
         path = f"{args.log}-{i}.log"
-        rc = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "qemu-run"),
-                             "--image-dir", args.image_dir, "--log", path, "--quiet",
-                             "--smp", str(args.smp), "--timeout", str(args.timeout)] +
-                            [x for a in args.append for x in ("--append", a)],
-                            stdin=subprocess.DEVNULL).returncode
         if rc != 0:
             print(f"FAIL: run {i} exit status {rc}")
             return 1
@@ -85,6 +96,7 @@ def compare_runs(args):
             return 1
     where = f" from {args.start!r} on" if args.start else ""
     load = f" with {args.load} busy processes" if args.load else ""
+    load += f", {args.parallel} at a time" if args.parallel > 1 else ""
     print(f"ok: {max(args.runs, 2)} runs{load}, {len(first)} identical bytes{where}")
     return 0
 

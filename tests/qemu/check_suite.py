@@ -7,6 +7,7 @@ figure, TX counter and physical bound; see `bench/report/report --help`).
 What is specific to this QEMU run stays here:
 
 - exit status 0, no panic, every section of the suite `status=PASS`;
+- the line assertions given (--expect, --reject: e.g. the manifest);
 - S13's payload on the wire holds CR LF (ONLCR exercised) and S13 counts
   wire bytes; on the async and copier backends S05's and S31's loopback
   RX is charged to the RX CPU account (the copier's RX copier task too);
@@ -30,7 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "bench", "report"))
 from uartreport import check, check_expect, parse  # noqa: E402
-from qemu_boot import arg_parser  # noqa: E402
+from qemu_boot import arg_parser, match_lines  # noqa: E402
 
 
 def run(args):
@@ -139,11 +140,16 @@ def main():
                    help="S10 1024 B drain-each line rate the modelled line must reach, %%")
     p.add_argument("--rx-loss-ok", action="store_true",
                    help="S32 may lose bytes (an operating point beyond some design's reach)")
+    p.add_argument("--expect", action="append", default=[],
+                   help="regex a line must match (e.g. the manifest's board and backend)")
+    p.add_argument("--reject", action="append", default=[], help="regex no line may match")
     args = p.parse_args()
     status, raw = run(args)
     log = parse.parse_bytes(raw, args.log)
     errors = []
     run_checks(status, raw, log, errors)
+    errors += match_lines(raw.decode("utf-8", "replace").replace("\r\n", "\n"),
+                          args.expect, args.reject)
     result = check.check_log(log)
     errors += [f"check: {f.section} {f.key}: {f.what}" for f in result.findings]
     s13_checks(log, errors)

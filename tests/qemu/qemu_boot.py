@@ -51,6 +51,19 @@ def boot(image_dir, log, append=(), timeout=60, mode="icount", shift=None, smp=N
     return status, text.replace("\r\n", "\n")
 
 
+def match_lines(text, expect=(), reject=()):
+    """Failures of a log's line assertions: every expect regex must match
+    some line, no reject regex any line (check_log.py, check_suite.py)."""
+    lines = text.split("\n")
+    errors = [f"no line matches {rx!r}" for rx in expect
+              if not any(re.search(rx, l) for l in lines)]
+    for rx in reject:
+        hits = [l for l in lines if re.search(rx, l)]
+        if hits:
+            errors.append(f"line matches rejected {rx!r}: {hits[0]!r}")
+    return errors
+
+
 def pattern(n, seed, off=0):
     """The bytes pattern_fill(buf, n, seed, off) writes (include/pattern.h)."""
     return bytes(PATTERN_FIRST + ((k * 7 + k // PATTERN_SPAN + seed) % PATTERN_SPAN)
