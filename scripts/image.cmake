@@ -63,15 +63,15 @@ if(DEFINED BOARD_QEMU_MACHINE)
     COMMAND ${REPORT_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/compare --board ${BOARD} --reuse
     DEPENDS qemu USES_TERMINAL
     COMMENT "Every backend of ${BOARD}: build, boot, one report in build/compare")
-  # The same without the wire model beside the Linux 8250 peer running
-  # uartbench-hosted (scripts/compare --wire instant --linux; qemu-virt only:
-  # the peer boots under OpenSBI).
+  # The images without the wire model beside the Linux 8250 peer running
+  # uartbench-hosted, all on the emulator's line (scripts/compare --wire
+  # device --linux; qemu-virt only: the peer boots under OpenSBI).
   if(BOARD STREQUAL "qemu-virt")
     add_custom_target(linux-compare
-      COMMAND ${REPORT_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/compare --board ${BOARD} --wire instant
+      COMMAND ${REPORT_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/compare --board ${BOARD} --wire device
               --linux --no-starryos --reuse --out ${CMAKE_SOURCE_DIR}/build/linux-compare
       DEPENDS qemu USES_TERMINAL
-      COMMENT "qemu-virt without the wire model and the Linux peer: build, boot, one report in build/linux-compare")
+      COMMENT "qemu-virt without the wire model and the Linux peer on the emulator's line: build, boot, one report in build/linux-compare")
   endif()
   # The operating-point sweep of every backend of this board (scripts/sweep:
   # baud x FIFO depth x CPU clock, GNU parallel; resumable), its frontier in

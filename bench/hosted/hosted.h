@@ -99,6 +99,16 @@ extern bool hosted_init_mode;
 /* main: the boot argument qemu_mode= (an /init in QEMU: `icount` or
  * `realtime`), NULL when not given. */
 extern const char *hosted_qemu_mode;
+/* The line a QEMU serial port keeps (line.c): its FIFO depth and the bus
+ * time of a register access, from the device tree. */
+struct hosted_line {
+    uint32_t fifo, bus_ns;
+};
+/* s00_manifest: the line of the device tree's serial port into *l; false
+ * when it keeps no line time (QEMU's instant UART) or there is no tree. */
+bool hosted_line(struct hosted_line *l);
+/* main, as /init before the manifest: sysfs on /sys (the device tree). */
+void hosted_mount_sysfs(void);
 /* main, as /init: the options from the environment into o (init.c). */
 void hosted_init_options(struct hosted_opts *o);
 /* main, as /init, before the first line of the log: stdout goes out on

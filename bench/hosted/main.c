@@ -194,8 +194,10 @@ int main(int argc, char **argv)
     hosted_cpu_init(strcmp(hosted_counter_priority, "cpuwide") == 0);
     if (hosted_cpu_shift(o.shift, err, sizeof err))
         fail(&o, HOSTED_EXIT_USAGE, err);
-    if (o.init)
+    if (o.init) {
+        hosted_mount_sysfs();
         hosted_log_on_tty();
+    }
     setvbuf(stdout, 0, _IOLBF, 0);
     rc = bench_run_all();
     hosted_finish(rc);

@@ -7,8 +7,9 @@
  * figure of the run is held to the line; `line=instant`: a serial port's
  * driver on QEMU's 16550 (the boot argument qemu_mode= says the run is in
  * QEMU), which sends at once whatever the baud, as a kernel image's
- * without the wire model; `line=serial`: a serial port's driver on a
- * real line. */
+ * without the wire model; `line=device`: the project's QEMU, whose 16550
+ * keeps line time (its point from the device tree, line.c); `line=serial`:
+ * a serial port's driver on a real line. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -51,10 +52,15 @@ static void print_cpu_wide(const char *name, const char *source, enum cpu_counte
                (unsigned long long)k.read_cost, (unsigned long long)k.null_delta);
 }
 
-/* s00_manifest: the line behind the tty. */
-static const char *line_kind(void)
+/* s00_manifest: the line behind the tty; *l that of QEMU's device tree
+ * when it keeps line time (line=device). */
+static const char *line_kind(struct hosted_line *l)
 {
-    return hosted_tty.pty ? "pty" : hosted_qemu_mode ? "instant" : "serial";
+    if (hosted_tty.pty)
+        return "pty";
+    if (!hosted_qemu_mode)
+        return "serial";
+    return hosted_line(l) ? "device" : "instant";
 }
 
 /* s00_manifest: the CPU clock, as the kernel's manifest has it: under
@@ -96,13 +102,19 @@ void bench_manifest_platform(void)
     printf("  isa=%s\n", u.machine);
     printf("  timebase_hz=1000000000 timer=clock_nanosleep timer_slack_ns=%d\n",
            prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0));
-    const char *line = line_kind();
+    struct hosted_line l;
+    const char *line = line_kind(&l);
+    bool device = strcmp(line, "device") == 0;
     printf("  tty=%s line=%s line_timing=%s uart_ip=%s engine=%s serial_type=", hosted_tty.path,
-           line, strcmp(line, "serial") == 0 ? "driver" : "none", info.ip, info.engine);
+           line, device ? "device" : strcmp(line, "serial") == 0 ? "driver" : "none", info.ip,
+           info.engine);
     if (hosted_tty.serial_type >= 0)
         printf("%d\n", hosted_tty.serial_type);
     else
         printf("none\n");
+    if (device)
+        printf("  line_point=%u/%u line_bus_ns=%u line_source=device-tree\n  peer=off\n",
+               hosted_tty.baud, l.fifo, l.bus_ns);
     printf("  fifo_depth=%u fifo_depth_source=%s\n", info.fifo_depth, info.fifo_source);
     printf("  baud=%u baud_real=%u.000 baud_source=termios\n", hosted_tty.baud, hosted_tty.baud);
     printf("  wire_model=off\n");

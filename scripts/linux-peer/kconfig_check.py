@@ -21,6 +21,7 @@ REQUIRED = {
     "CONFIG_BINFMT_ELF": "/init is an ELF program",
     "CONFIG_DEVTMPFS": "/dev for the program",
     "CONFIG_DEVTMPFS_MOUNT": "/dev for the program",
+    "CONFIG_SYSFS": "the device tree in /sys/firmware/devicetree: the line QEMU's UART keeps",
     "CONFIG_RISCV_SBI": "S-mode under OpenSBI: timer, console, power-off",
     "CONFIG_SIFIVE_PLIC": "the UART's interrupt",
     "CONFIG_HIGH_RES_TIMERS": "clock_nanosleep to the microsecond (S43)",

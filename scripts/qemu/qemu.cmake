@@ -26,5 +26,5 @@ add_custom_target(qemu ${_qemu_all}
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/qemu/build
           --out ${UARTBENCH_QEMU_DIR} -j ${_qemu_ncpu}
   BYPRODUCTS ${UARTBENCH_QEMU}
-  COMMENT "The project's QEMU (cached in ${UARTBENCH_QEMU_DIR}; about 5 min the first time)"
+  COMMENT "The project's QEMU (cached in ${UARTBENCH_QEMU_DIR}; about 4 min the first time)"
   USES_TERMINAL)

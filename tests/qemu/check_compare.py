@@ -42,23 +42,33 @@ def main():
                          r"qemu-virt-%s-nowire --line instant --log " % (b, b), out, re.M),
                "boot %s from its -nowire build on QEMU's instant UART" % b, out)
     expect(re.search(r"^compare: boot linux: scripts/qemu-run --kernel \S+/Image --initrd "
-                     r"\S+/initramfs\.cpio\.gz --append tty=/dev/ttyS0 --append baud=115200 "
-                     r"--append norandmaps --log ", out, re.M), "the Linux peer's boot", out)
+                     r"\S+/initramfs\.cpio\.gz --line instant --append tty=/dev/ttyS0 "
+                     r"--append baud=115200 --append norandmaps --log \S+/run\.log$", out, re.M),
+           "the Linux peer's boot on QEMU's instant UART", out)
     expect(re.search(r"^compare: build Linux peer: kernel \S+", out, re.M),
            "the Linux peer's build", out)
     expect(re.search(r"--baseline 'qemu-virt async-nowire' .*--label 'linux-6\.1 8250 "
                      r"\(uartbench-hosted\)'", out), "report: nowire baseline, Linux column", out)
     expect("d1-async-q31" not in out, "--no-starryos leaves the D1 log out", out)
 
-    status, out = plan("--wire", "device")
-    expect(status == 0, "--wire device: exit %d" % status, out)
+    status, out = plan("--wire", "device", "--linux")
+    expect(status == 0, "--wire device --linux: exit %d" % status, out)
+    expect(re.search(r"^compare: boot linux: scripts/qemu-run --kernel \S+/Image --initrd "
+                     r"\S+/initramfs\.cpio\.gz --line 115200/16 --append tty=/dev/ttyS0 .*"
+                     r"--log \S+/run-line\.log$", out, re.M),
+           "the Linux peer's boot on the emulator's line, beside the images", out)
+    expect(re.search(r"--baseline 'qemu-virt async-line' .*--label 'linux-6\.1 8250 "
+                     r"\(uartbench-hosted\)' .*/run-line\.log /\S+/hosted-full/run-line\.log "
+                     r"\S+d1-async-q31\.log$", out, re.M),
+           "report: the line's baseline, the Linux column from its log on the line", out)
     for b in BACKENDS:
         expect(re.search(r"^compare: boot %s: scripts/qemu-run --image-dir \S+/build/"
                          r"qemu-virt-%s-nowire --log \S+/run-line\.log$" % (b, b), out, re.M),
                "boot %s from its -nowire build on the emulator's line" % b, out)
 
-    for args, want in ((("--linux", "--board", "qemu-virt-m"), r"--linux: the Linux peer runs "
-                        r"on qemu-virt"),
+    for args, want in ((("--linux", "--wire", "device", "--board", "qemu-virt-m"),
+                        r"--linux: the Linux peer runs on qemu-virt"),
+                       (("--linux",), r"--linux: give --wire device \(the emulator's line"),
                        (("--wire", "fast"), r"--wire: invalid choice: 'fast' \(choose from "
                         r"'model', 'device', 'instant', 'off'\)"),
                        (("--backends", "async,polled"), r"--backends polled: valid values: "
@@ -69,7 +79,8 @@ def main():
         expect(status == 2 and re.search(want, out), "%s: want exit 2 and /%s/" %
                (" ".join(args), want), out)
         expect("build preset" not in out, "%s: refused after planning" % " ".join(args), out)
-    print("ok: default, --wire off --linux --no-starryos and --wire device plans; 4 refusals "
+    print("ok: default, --wire off --linux --no-starryos and --wire device --linux plans; 5 "
+          "refusals "
           "with exit 2")
     return 0
 

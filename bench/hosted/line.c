@@ -1,0 +1,73 @@
+/* The line behind a QEMU serial port, as Linux shows the device tree
+ * (/sys/firmware/devicetree/base): the project's QEMU puts the line its
+ * 16550 keeps in the UART's node (`qemu,line-timing`, `fifo-size`,
+ * `qemu,access-latency-ns`: docs/qemu-line.md), where the kernel images
+ * read it too. A system's /init mounts sysfs for it first. */
+#include <dirent.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include "hosted.h"
+
+#define DT_SOC "/sys/firmware/devicetree/base/soc"
+
+/* hosted_line: one 32-bit big-endian cell of node/prop into *v; false
+ * when the property is absent or of another size. */
+static bool dt_cell(const char *node, const char *prop, uint32_t *v)
+{
+    char path[512];
+    unsigned char b[4];
+
+    snprintf(path, sizeof path, "%s/%s/%s", DT_SOC, node, prop);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    size_t n = fread(b, 1, sizeof b, f);
+    int extra = fgetc(f);
+    fclose(f);
+    if (n != sizeof b || extra != EOF)
+        return false;
+    *v = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+    return true;
+}
+
+/* main, as /init: sysfs on /sys for the device tree, unless it is there
+ * (a system's /init starts with nothing mounted); an error leaves the
+ * line unknown (instant). */
+void hosted_mount_sysfs(void)
+{
+    struct stat st;
+
+    if (stat("/sys/firmware", &st) == 0)
+        return;
+    mkdir("/sys", 0555);
+    if (mount("sysfs", "/sys", "sysfs", 0, NULL) != 0)
+        fprintf(stderr, "uartbench-hosted: mount sysfs on /sys: %m (the line is taken "
+                "for QEMU's instant UART)\n");
+}
+
+/* s00_manifest: the first serial@ node of /soc whose line keeps time, into
+ * *l; false when there is none (QEMU's instant UART, no device tree). */
+bool hosted_line(struct hosted_line *l)
+{
+    DIR *d = opendir(DT_SOC);
+    struct dirent *e;
+    bool found = false;
+
+    if (!d)
+        return false;
+    while (!found && (e = readdir(d))) {
+        char path[512];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s/qemu,line-timing", DT_SOC, e->d_name);
+        if (strncmp(e->d_name, "serial@", 7) != 0 || stat(path, &st) != 0)
+            continue;           /* (an empty property: its presence says it) */
+        *l = (struct hosted_line){ 0 };
+        dt_cell(e->d_name, "fifo-size", &l->fifo);
+        dt_cell(e->d_name, "qemu,access-latency-ns", &l->bus_ns);
+        found = true;
+    }
+    closedir(d);
+    return found;
+}
