@@ -104,9 +104,10 @@ extern const char *hosted_qemu_mode;
 struct hosted_line {
     uint32_t fifo, bus_ns;
 };
-/* s00_manifest: the line of the device tree's serial port into *l; false
- * when it keeps no line time (QEMU's instant UART) or there is no tree. */
-bool hosted_line(struct hosted_line *l);
+/* s00_manifest, wire_peer_start: the line behind the tty (pty, serial,
+ * instant: QEMU's instant UART, device: the line QEMU's device tree names,
+ * into *l when l is not NULL). */
+const char *hosted_line_kind(struct hosted_line *l);
 /* main, as /init before the manifest: sysfs on /sys (the device tree). */
 void hosted_mount_sysfs(void);
 /* main, as /init: the options from the environment into o (init.c). */

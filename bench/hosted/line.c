@@ -12,6 +12,12 @@
 
 #define DT_SOC "/sys/firmware/devicetree/base/soc"
 
+/* dt_cell, hosted_line: the sysfs file of node/prop into path. */
+static void dt_path(char *path, size_t n, const char *node, const char *prop)
+{
+    snprintf(path, n, "%s/%s/%s", DT_SOC, node, prop);
+}
+
 /* hosted_line: one 32-bit big-endian cell of node/prop into *v; false
  * when the property is absent or of another size. */
 static bool dt_cell(const char *node, const char *prop, uint32_t *v)
@@ -19,7 +25,7 @@ static bool dt_cell(const char *node, const char *prop, uint32_t *v)
     char path[512];
     unsigned char b[4];
 
-    snprintf(path, sizeof path, "%s/%s/%s", DT_SOC, node, prop);
+    dt_path(path, sizeof path, node, prop);
     FILE *f = fopen(path, "rb");
     if (!f)
         return false;
@@ -47,9 +53,9 @@ void hosted_mount_sysfs(void)
                 "for QEMU's instant UART)\n");
 }
 
-/* s00_manifest: the first serial@ node of /soc whose line keeps time, into
- * *l; false when there is none (QEMU's instant UART, no device tree). */
-bool hosted_line(struct hosted_line *l)
+/* hosted_line_kind: the first serial@ node of /soc whose line keeps time,
+ * into *l; false when there is none (QEMU's instant UART, no tree). */
+static bool dt_line(struct hosted_line *l)
 {
     DIR *d = opendir(DT_SOC);
     struct dirent *e;
@@ -60,7 +66,7 @@ bool hosted_line(struct hosted_line *l)
     while (!found && (e = readdir(d))) {
         char path[512];
         struct stat st;
-        snprintf(path, sizeof path, "%s/%s/qemu,line-timing", DT_SOC, e->d_name);
+        dt_path(path, sizeof path, e->d_name, "qemu,line-timing");
         if (strncmp(e->d_name, "serial@", 7) != 0 || stat(path, &st) != 0)
             continue;           /* (an empty property: its presence says it) */
         *l = (struct hosted_line){ 0 };
@@ -70,4 +76,25 @@ bool hosted_line(struct hosted_line *l)
     }
     closedir(d);
     return found;
+}
+
+/* s00_manifest, wire_peer_start (section tasks): the line behind the tty,
+ * pty, serial, instant or device; the device tree is read once, and
+ * *l (when l is given) is its line for `device`. */
+const char *hosted_line_kind(struct hosted_line *l)
+{
+    static int known;           /* 0 not read yet (S00 reads it first), 1 a timed line, -1 none */
+    static struct hosted_line line;
+
+    if (hosted_tty.pty)
+        return "pty";
+    if (!hosted_qemu_mode)
+        return "serial";
+    if (!known)
+        known = dt_line(&line) ? 1 : -1;
+    if (known < 0)
+        return "instant";
+    if (l)
+        *l = line;
+    return "device";
 }

@@ -52,17 +52,6 @@ static void print_cpu_wide(const char *name, const char *source, enum cpu_counte
                (unsigned long long)k.read_cost, (unsigned long long)k.null_delta);
 }
 
-/* s00_manifest: the line behind the tty; *l that of QEMU's device tree
- * when it keeps line time (line=device). */
-static const char *line_kind(struct hosted_line *l)
-{
-    if (hosted_tty.pty)
-        return "pty";
-    if (!hosted_qemu_mode)
-        return "serial";
-    return hosted_line(l) ? "device" : "instant";
-}
-
 /* s00_manifest: the CPU clock, as the kernel's manifest has it: under
  * QEMU's -icount the virtual CPU's clock runs at 1e9 >> shift Hz and the
  * cycle counter counts its cycles; without it both count host ticks;
@@ -103,7 +92,7 @@ void bench_manifest_platform(void)
     printf("  timebase_hz=1000000000 timer=clock_nanosleep timer_slack_ns=%d\n",
            prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0));
     struct hosted_line l;
-    const char *line = line_kind(&l);
+    const char *line = hosted_line_kind(&l);
     bool device = strcmp(line, "device") == 0;
     printf("  tty=%s line=%s line_timing=%s uart_ip=%s engine=%s serial_type=", hosted_tty.path,
            line, device ? "device" : strcmp(line, "serial") == 0 ? "driver" : "none", info.ip,

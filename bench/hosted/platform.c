@@ -146,12 +146,10 @@ enum bench_status s06_kernel(void)
  * (peer=off in the manifest), elsewhere there is none. */
 int wire_peer_start(uint64_t bytes, uint32_t seed, uint64_t start_ns)
 {
-    struct hosted_line l;
-
     (void)bytes;
     (void)seed;
     (void)start_ns;
-    return hosted_qemu_mode && !hosted_tty.pty && hosted_line(&l) ? -ENOTCONN : -ENODEV;
+    return strcmp(hosted_line_kind(NULL), "device") == 0 ? -ENOTCONN : -ENODEV;
 }
 
 /* Section task: nothing attached. */

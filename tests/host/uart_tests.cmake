@@ -65,8 +65,10 @@ set(UART_ASYNC_TESTS ${UART_TESTS_DIR}/test_uart_async.c
 
 foreach(lower IN LISTS UART_LOWERS)
   set(UART_FAKES_OBJ $<TARGET_OBJECTS:uart_fakes_${lower}>)
-  set(UART_CORE_OBJ $<TARGET_OBJECTS:uart_core_${lower}>)
-  set(UART_ASYNC_OBJ ${UART_CORE_OBJ} ${UART_DRV}/engine_async.c)
+  foreach(engine async console copier)   # UART_ASYNC_OBJ, ...: the core's objects + an engine
+    string(TOUPPER ${engine} _en)
+    set(UART_${_en}_OBJ $<TARGET_OBJECTS:uart_core_${lower}> ${UART_DRV}/engine_${engine}.c)
+  endforeach()
   # The lower half alone: registers, quirks, polled output.
   uart_test(uart_lower ${lower} ${UART_TESTS_DIR}/test_uart_lower.c
             ${UART_TESTS_DIR}/test_uart_lower_ops.c ${UART_DRV}/uart_cfg.c ${UART_FAKES_OBJ})
@@ -89,7 +91,7 @@ foreach(lower IN LISTS UART_LOWERS)
             ${UART_TESTS_DIR}/test_uart_async_util.c ${UART_ASYNC_OBJ} ${UART_FAKES_OBJ})
 
   uart_test(uart_console ${lower} ${UART_TESTS_DIR}/test_uart_console.c
-            ${UART_CORE_OBJ} ${UART_DRV}/engine_console.c ${UART_FAKES_OBJ})
+            ${UART_CONSOLE_OBJ} ${UART_FAKES_OBJ})
 
   # The copier engine (StarryOS's design): bytes through the staging
   # buffer and the ring's wrap, the retry ladder's exact counters on a
@@ -105,8 +107,7 @@ foreach(lower IN LISTS UART_LOWERS)
     uart_test(${_name} ${lower} ${UART_TESTS_DIR}/test_uart_copier.c
               ${UART_TESTS_DIR}/test_uart_copier_ladder.c
               ${UART_TESTS_DIR}/test_uart_copier_irq.c
-              ${UART_TESTS_DIR}/test_uart_async_util.c ${UART_CORE_OBJ}
-              ${UART_DRV}/engine_copier.c ${UART_FAKES_OBJ})
+              ${UART_TESTS_DIR}/test_uart_async_util.c ${UART_COPIER_OBJ} ${UART_FAKES_OBJ})
     target_compile_definitions(test_${_name}_${lower} PRIVATE COPIER_SLOW_POLL=${slow}
                                TEST_ENGINE="copier")
     target_link_options(test_${_name}_${lower} PRIVATE -Wl,--wrap=ring_push)

@@ -156,6 +156,4 @@ add_test(NAME robust.clang_tidy
           -DPICOLIBC_INCLUDE=${STATIC_PICOLIBC_INCLUDE} -DTIDY_CONFIG=${STATIC_OUT}/clang-tidy.yaml
           -P ${CMAKE_CURRENT_LIST_FILE})
 set_tests_properties(robust.cppcheck PROPERTIES LABELS robustness TIMEOUT 300)
-# (COST: CTest starts the longest tests first, so that no long test is
-# left running alone at the end of a parallel run.)
-set_tests_properties(robust.clang_tidy PROPERTIES LABELS robustness TIMEOUT 900 COST 130)
+set_tests_properties(robust.clang_tidy PROPERTIES LABELS robustness TIMEOUT 900)

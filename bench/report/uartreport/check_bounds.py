@@ -28,8 +28,9 @@ INPUT = {"bytes / elapsed_ns": "elapsed_ns", "bytes_per_s": "bytes_per_s", "kbps
 def _physical(log):
     """True when the log ran on a real line or the wire model (QEMU's UART is
     instant); a Linux run (os=linux) on a serial port's driver on a real
-    line (line=serial) or on the project's QEMU's line (line=device), not on a pty, which passes bytes at once whatever
-    the baud (line=pty), nor on QEMU's 16550 (line=instant)."""
+    line (line=serial) or on the project's QEMU's line (line=device), not
+    on a pty, which passes bytes at once whatever the baud (line=pty), nor
+    on QEMU's instant 16550 (line=instant)."""
     if log.manifest.get("os") == "linux":
         return log.manifest.get("line") in ("serial", "device")
     if log.is_d1():
