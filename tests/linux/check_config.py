@@ -7,6 +7,9 @@ that went wrong:
   no CONFIG_FPU line        CONFIG_FPU is not =y ... the Linux peer needs it
   a symbol that is no Kconfig symbol   CONFIG_SERIAL_8250_CONSOL=y ... did not end up
   no CONFIG_NONPORTABLE     PORTABLE selects EFI: '# CONFIG_EFI is not set' fails
+
+and the fragment once more on the tinyconfig the first run kept: the same
+final .config, with no make tinyconfig.
 """
 import argparse
 import os
@@ -38,6 +41,28 @@ def run(args, fragment, work):
     return r.returncode, r.stdout + r.stderr
 
 
+def read(path):
+    """A file's text ("" when it does not exist)."""
+    try:
+        with open(path) as f:
+            return f.read()
+    except FileNotFoundError:
+        return ""
+
+
+def check_kept_tinyconfig(args, first):
+    """The fragment once more, now on the kept tinyconfig: no make
+    tinyconfig in its log, and the same final .config as the first run."""
+    status, out = run(args, args.fragment, args.work)
+    log = read(os.path.join(args.work, "build.log"))
+    if status != 0 or " tinyconfig\n" in log:
+        return [f"the rerun on the kept tinyconfig: status {status}, log:\n{log}{out}"]
+    if read(os.path.join(args.work, "obj", ".config")) != first:
+        return ["the rerun on the kept tinyconfig gave another .config than the first run"]
+    print("ok: the rerun on the kept tinyconfig: no make tinyconfig, the same .config")
+    return []
+
+
 def main():
     """The fragment, then every broken copy; exit 0 only if all behaved."""
     p = argparse.ArgumentParser(description=__doc__,
@@ -54,6 +79,7 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     errors = []
     status, out = run(args, args.fragment, args.work)
+    first = read(os.path.join(args.work, "obj", ".config"))
     if status != 0 or "options as asked" not in out:
         errors.append(f"the fragment itself: status {status}\n{out}")
     else:
@@ -70,6 +96,7 @@ def main():
                           f"{out}")
         else:
             print(f"ok: {name}: {re.search(rx, out).group(0)}")
+    errors += check_kept_tinyconfig(args, first)
     for e in errors:
         print(f"FAIL: {e}")
     return 1 if errors else 0

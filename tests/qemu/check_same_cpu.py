@@ -13,6 +13,7 @@ check that CPU work is counted in instructions everywhere:
   the instruction.
 """
 import argparse
+import json
 import os
 import re
 import sys
@@ -53,6 +54,17 @@ def check_one(name, shift, status, text, errors):
     return switch[0], wake
 
 
+def line_args(image, point):
+    """(boot arguments, qemu-run options) putting image on the line point
+    (BAUD/FIFO, or None: the image's own line): wire= for an image with the
+    wire model, --line for one on the emulator's line."""
+    if not point:
+        return [], []
+    with open(os.path.join(image, "qemu.json")) as f:
+        model = json.load(f).get("line") == "model"
+    return ([f"wire={point}"], []) if model else ([], ["--line", point])
+
+
 def main():
     """Boot every image at every shift, compare, report."""
     p = argparse.ArgumentParser(description=__doc__,
@@ -61,6 +73,9 @@ def main():
     p.add_argument("--shifts", default="0,3,6")
     p.add_argument("--log-dir", required=True)
     p.add_argument("--timeout", type=float, default=120)
+    p.add_argument("--line", metavar="BAUD/FIFO",
+                   help="run every image on this line (S06 makes no access to the UART: "
+                   "a faster one only shortens the log's line time)")
     args = p.parse_args()
     os.makedirs(args.log_dir, exist_ok=True)
     errors, seen = [], {}
@@ -68,7 +83,9 @@ def main():
         name = os.path.basename(os.path.normpath(image))
         for shift in (int(s) for s in args.shifts.split(",")):
             log = os.path.join(args.log_dir, f"{name}-shift{shift}.log")
-            status, text = boot(image, log, ["sections=S06"], args.timeout, shift=shift)
+            boot_args, extra = line_args(image, args.line)
+            status, text = boot(image, log, ["sections=S06"] + boot_args, args.timeout,
+                                shift=shift, extra=extra)
             got = check_one(name, shift, status, text, errors)
             if got:
                 seen[(name, shift)] = got

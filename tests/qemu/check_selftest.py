@@ -142,14 +142,15 @@ CHECKS = {"loopback": check_loopback, "posix": check_posix, "rx-overrun": check_
 
 def main():
     """Boot with the self-test, check, report."""
-    p = arg_parser(__doc__, 60)
+    p = arg_parser(__doc__, 60, append=True)
     p.add_argument("--selftest", required=True, choices=sorted(CHECKS))
     p.add_argument("--backend", required=True, choices=BACKENDS)
     args = p.parse_args()
     global MODEL
     with open(os.path.join(args.image_dir, "qemu.json")) as f:
         MODEL = json.load(f).get("line") == "model"
-    status, text = boot(args.image_dir, args.log, [f"selftest={args.selftest}"], args.timeout)
+    status, text = boot(args.image_dir, args.log, [f"selftest={args.selftest}"] + args.append,
+                        args.timeout)
     errors = [] if status == 0 else [f"exit status {status}, expected 0"]
     CHECKS[args.selftest](text, args.backend, errors)
     if not re.search(rf"^selftest={args.selftest} status=PASS$", text, re.M):

@@ -127,10 +127,11 @@ def check_wire(body, backend, writers, chunks, summary, errors):
 
 def main():
     """Run, check, report."""
-    p = arg_parser(__doc__, 120)
+    p = arg_parser(__doc__, 120, append=True)
     p.add_argument("--backend", required=True, choices=sorted(SHORT_WRITES))
     args = p.parse_args()
-    status, text = boot(args.image_dir, args.log, ["selftest=writers"], args.timeout)
+    status, text = boot(args.image_dir, args.log, ["selftest=writers"] + args.append,
+                        args.timeout)
     errors = [] if status == 0 else [f"exit status {status}"]
     begin = re.search(r"^selftest=writers begin backend=(\S+) writers=(\d+) chunk=(\d+) "
                       r"chunks=(\d+)\n", text, re.M)

@@ -14,14 +14,18 @@ PICOLIBC_ERRNO_H = "/usr/lib/picolibc/riscv64-unknown-elf/include/sys/errno.h"
 PATTERN_FIRST, PATTERN_SPAN = 0x21, 94
 
 
-def arg_parser(doc, timeout, log_help=None):
+def arg_parser(doc, timeout, log_help=None, append=False):
     """The checkers' command line: --image-dir, --log, --timeout (host
-    seconds per boot, the given default); the caller adds its own."""
+    seconds per boot, the given default), with append --append (more boot
+    arguments of the boot); the caller adds its own."""
     p = argparse.ArgumentParser(description=doc,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--image-dir", required=True, help="the image's build directory")
     p.add_argument("--log", required=True, help=log_help or "serial log to write")
     p.add_argument("--timeout", type=float, default=timeout, help="host seconds per boot")
+    if append:
+        p.add_argument("--append", action="append", default=[], metavar="KEY=VALUE",
+                       help="one more boot argument (repeatable), e.g. wire=921600/16")
     return p
 
 

@@ -111,6 +111,17 @@ class Stream(LogCase):
         self.found(check(data), "S32", "s32-rx.sent", "rx_sustained_bytes=%d"
                    % (number(self.log, RX32, "sent") + 64))
 
+    def test_sent_short_when_invalid(self):
+        """An INVALID section (foreign bytes filled its count) stopped the
+        stream early: fewer sent is no finding, more is."""
+        data = setv(self.log, rb"rx_sustained_bytes=", "rx_sustained_bytes", plus(64))
+        data = status(data, "S32", "INVALID reason=foreign-rx")
+        self.clean(check(data), "S32", "s32-rx.sent")
+        data = setv(self.log, rb"rx_sustained_bytes=", "rx_sustained_bytes", plus(-64))
+        data = status(data, "S32", "INVALID reason=foreign-rx")
+        self.found(check(data), "S32", "s32-rx.sent", "rx_sustained_bytes=%d"
+                   % (number(self.log, RX32, "sent") - 64))
+
 
 class Status(LogCase):
     """The section status against the stream figures; SKIPPED and its reason."""
