@@ -19,6 +19,10 @@ LINE_FORMS = ("BAUD/FIFO[/RXTRIG] (BAUD 9600..12000000, FIFO 1, 16, 32, 64 or 12
               "or instant (QEMU's UART sends at once)")
 FAR_FORMS = ("off, stream or burst:N:T (N 1..65536 bytes every T, with unit ns, us or ms, "
              "at least N character times; e.g. burst:64:10ms)")
+STREAM_MAX = 1 << 24
+STREAM_FORMS = ("BYTES@START[:SEED] (BYTES 1..%d, START a virtual time with unit ns, us, ms "
+                "or s, SEED 0..4294967295, default 0; e.g. 65536@2s:7)" % STREAM_MAX)
+UNITS = {"ns": 1, "us": 1000, "ms": 10 ** 6, "s": 10 ** 9}
 
 
 def parse_line(text):
@@ -55,6 +59,16 @@ def parse_far_end(text, baud):
     return n, period
 
 
+def parse_stream(text):
+    """--far-end-stream: (bytes, start ns, seed); ValueError naming the
+    valid forms otherwise."""
+    m = re.fullmatch(r"([0-9]+)@([0-9]+)(ns|us|ms|s)(?::([0-9]+))?", text)
+    if not m or not 1 <= int(m.group(1)) <= STREAM_MAX or \
+            m.group(4) and int(m.group(4)) > 0xFFFFFFFF:
+        raise ValueError(f"bad --far-end-stream {text}; valid forms: {STREAM_FORMS}")
+    return int(m.group(1)), int(m.group(2)) * UNITS[m.group(3)], int(m.group(4) or 0)
+
+
 def line_args(desc, args):
     """QEMU arguments and boot arguments of the line: the device's (an
     image without the wire model, by default at LINE_DEFAULT) or QEMU's
@@ -67,6 +81,9 @@ def line_args(desc, args):
                  "(its operating point is the boot argument wire=)")
     point = parse_line(text)
     if point is None:
+        if args.far_end_stream:
+            raise ValueError("--far-end-stream: the far end is the emulator's line's; "
+                             "this run has QEMU's instant UART (give --line BAUD/FIFO)")
         return [], [], None
     baud, fifo, trig = point
     clock = args.uart_clock or 16 * baud
@@ -83,6 +100,13 @@ def line_args(desc, args):
         if far[0]:
             qemu += ["-global", f"serial-mm.far-end-burst={far[0]}",
                      "-global", f"serial-mm.far-end-period={far[1]}"]
+        if args.far_end_stream:
+            n, start, seed = parse_stream(args.far_end_stream)
+            qemu += ["-global", f"serial-mm.far-end-bytes={n}",
+                     "-global", f"serial-mm.far-end-start={start}",
+                     "-global", f"serial-mm.far-end-seed={seed}"]
+    elif args.far_end_stream:
+        raise ValueError("--far-end-stream needs the far end: not with --far-end off")
     boot = [f"rx_trigger={trig}"] if trig else []
     return qemu, boot, machine
 
@@ -103,7 +127,9 @@ def build_command(desc, args, chardev=None):
            "-chardev", chardev or f"file,id=uart0,path={args.log}",
            "-serial", "chardev:uart0"] + qemu_line
     if "initrd" in desc:
-        cmd += ["-initrd", desc["initrd"], "-no-reboot"]
+        cmd += ["-initrd", desc["initrd"]]
+    if desc.get("backend") == "linux":
+        cmd += ["-no-reboot"]
     if args.mode == "icount":
         cmd += ["-icount", f"shift={args.icount_shift},sleep=off"]
     return cmd + args.qemu_args
@@ -122,6 +148,10 @@ def add_line_options(p):
                    f"{BUS_NS_DEFAULT}, from the D1: docs/qemu-line.md)")
     p.add_argument("--far-end", default="stream", metavar="TRAFFIC",
                    help=f"the line's far end, for S32 and S33: {FAR_FORMS}; default stream")
+    p.add_argument("--far-end-stream", metavar="BYTES@START[:SEED]",
+                   help="a stream the far end starts by itself at a virtual time, for a "
+                   "kernel that cannot start one (it knows nothing of the far end's control "
+                   f"page): {STREAM_FORMS}; its shape is --far-end's")
     p.add_argument("--far-end-log", metavar="FILE",
                    help="where QEMU writes each RX stream's ground truth, one JSON object per "
                    "line (default: the serial log's name with .far-end.json)")

@@ -56,7 +56,7 @@ foreach(image qemu-virt-async qemu-virt-m-async)
               --log-prefix ${ROBUST_OUT}/smp${smp}-${image} --timeout 60
               ${smp_compare_${image}})
     set_tests_properties(robust.smp.${image}-smp${smp} PROPERTIES
-      LABELS "robustness;qemu" TIMEOUT 150 RUN_SERIAL TRUE)
+      LABELS "robustness;qemu" TIMEOUT 150)
   endforeach()
 endforeach()
 # S-mode: OpenSBI v1.1 (QEMU 7.2's firmware) keeps the secondary harts in
