@@ -41,6 +41,8 @@ def boot(args, log):
     cmd = [sys.executable, QEMU_RUN, "--image-dir", args.image_dir, "--log", log,
            "--timeout", str(args.timeout), "--smp", str(args.smp), "--quiet",
            "--append", append]
+    for a in args.append:
+        cmd += ["--append", a]
     status = subprocess.run(cmd, stdin=subprocess.DEVNULL).returncode
     with open(log, "rb") as f:
         text = f.read().decode("utf-8", "replace").replace("\r\n", "\n")
@@ -83,6 +85,8 @@ def main():
     p.add_argument("--seed", type=int, default=0, help="s50_yield_seed (0: none)")
     p.add_argument("--log", required=True, help="prefix: PREFIX-1.log, PREFIX-2.log")
     p.add_argument("--timeout", type=float, default=120)
+    p.add_argument("--append", action="append", default=[], metavar="KEY=VALUE",
+                   help="one more boot argument (repeatable), e.g. wire=921600/16")
     args = p.parse_args()
     errors, bodies = [], []
     for k in (1, 2):
