@@ -39,13 +39,12 @@ set(LINUX_PEER_BUILD ${Python3_EXECUTABLE} ${LINUX_PEER_SCRIPTS}/build-kernel
 set(LINUX_PEER_ICOUNT_SHIFT 1)   # every QEMU image's default (QEMU_ICOUNT_SHIFT)
 
 # The kernel: build-kernel decides in a second whether the cached Image is
-# up to date; the first build unpacks and compiles (about 4 min on two
-# cores). Not in Ninja's console pool, which QEMU's build holds: the two
-# build side by side (its progress lines appear when it ends).
+# up to date; the first build unpacks and compiles (about 3 min on two cores).
 add_custom_target(linux-peer-kernel ALL
   COMMAND ${LINUX_PEER_BUILD} -j ${LINUX_PEER_JOBS}
   BYPRODUCTS ${LINUX_PEER_IMAGE}
-  COMMENT "Linux peer: kernel Image (cached in ${LINUX_PEER_DIR}/kernel)")
+  COMMENT "Linux peer: kernel Image (cached in ${LINUX_PEER_DIR}/kernel)"
+  USES_TERMINAL)
 
 # linux_peer_run_dir(NAME INIT [DEPENDS targets...] [BOOTARGS key=value...]):
 # linux-peer/NAME with an initramfs whose /init is INIT (a path, or
