@@ -13,15 +13,15 @@ round-robin vCPU loop (accel/tcg/tcg-accel-ops-rr.c) ends a vCPU's slice
 on a cpu_exit from another host thread (the main loop's timers, the RCU
 thread's force notifier) at a host-timed point; with one vCPU that moves
 nothing, with several it moves the interleaving."""
-import argparse
 import os
 import re
 import subprocess
 import sys
 
+from qemu_boot import arg_parser, boot
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
-QEMU_RUN = os.path.join(ROOT, "scripts", "qemu-run")
 REPORT = os.path.join(ROOT, "bench", "report", "report")
 HEADER = "=== [S50] "
 VARYING = re.compile(r"^(  diag=s50-hart |  diag=s50-locks |  diag=s50-inbox |"
@@ -35,17 +35,10 @@ def comparable(body):
                      else SPLIT.sub(r" \1=#", line) for line in body.split("\n"))
 
 
-def boot(args, log):
+def s50_boot(args, log):
     """One boot; (status, the log from the S50 header on)."""
-    append = "sections=S50" + (f" s50_yield_seed={args.seed}" if args.seed else "")
-    cmd = [sys.executable, QEMU_RUN, "--image-dir", args.image_dir, "--log", log,
-           "--timeout", str(args.timeout), "--smp", str(args.smp), "--quiet",
-           "--append", append]
-    for a in args.append:
-        cmd += ["--append", a]
-    status = subprocess.run(cmd, stdin=subprocess.DEVNULL).returncode
-    with open(log, "rb") as f:
-        text = f.read().decode("utf-8", "replace").replace("\r\n", "\n")
+    append = ["sections=S50"] + ([f"s50_yield_seed={args.seed}"] if args.seed else [])
+    status, text = boot(args.image_dir, log, append + args.append, args.timeout, smp=args.smp)
     i = text.find(HEADER)
     return status, text[i:] if i >= 0 else ""
 
@@ -79,19 +72,14 @@ def check_body(k, body, args):
 
 def main():
     """Two boots, the checks, the verdict."""
-    p = argparse.ArgumentParser(description=__doc__)
-    p.add_argument("--image-dir", required=True)
+    p = arg_parser(__doc__, 120, "prefix: PREFIX-1.log, PREFIX-2.log", append=True)
     p.add_argument("--smp", type=int, required=True)
     p.add_argument("--seed", type=int, default=0, help="s50_yield_seed (0: none)")
-    p.add_argument("--log", required=True, help="prefix: PREFIX-1.log, PREFIX-2.log")
-    p.add_argument("--timeout", type=float, default=120)
-    p.add_argument("--append", action="append", default=[], metavar="KEY=VALUE",
-                   help="one more boot argument (repeatable), e.g. wire=921600/16")
     args = p.parse_args()
     errors, bodies = [], []
     for k in (1, 2):
         log = f"{args.log}-{k}.log"
-        status, body = boot(args, log)
+        status, body = s50_boot(args, log)
         print(body, end="")
         if status != 0:
             errors.append(f"run {k}: exit status {status}")
