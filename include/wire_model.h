@@ -53,6 +53,9 @@ struct wire_rx_stats {
     uint32_t crc;               /* CRC-32 of the delivered bytes, in order */
     uint64_t first_ns, last_ns; /* arrival of the first byte, of the last one so far */
     bool attached;
+    bool blind;                 /* the far end streams on its own, unobserved (a
+                                   hosted run's far_end_stream=): only total and
+                                   first_ns (the start it was given) are known */
 };
 
 /* Boot, interrupts masked, after uart_hw_init(): start the model for the
@@ -62,7 +65,8 @@ void wire_model_init(const struct uart_cfg *c, const struct peer_point *peer);
 /* Section task: the far end sends `bytes` pattern bytes (pattern.h, seed)
  * from start_ns on, in the boot's traffic shape; the stream is attached
  * until wire_peer_stop. 0; -ENODEV without the model; -ENOTCONN with
- * peer=off; -EBUSY while a stream is attached. */
+ * peer=off; -EBUSY while a stream is attached; -EXDEV when the far end
+ * streams on its own (blind) and its stream is not bytes and seed. */
 int wire_peer_start(uint64_t bytes, uint32_t seed, uint64_t start_ns);
 /* Section task: detach the stream (what it has not sent yet never comes). */
 void wire_peer_stop(void);

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "cpu_acct.h"
 
 /* Exit statuses of a run refused before any section: a bad command line
@@ -89,8 +90,9 @@ struct hosted_opts {
     const char *tty, *baud, *sections, *quick;
     const char *shift, *qemu_mode;  /* icount_shift=, qemu_mode=: /init only */
     const char *counters;           /* --counters, counters=: process or cpuwide */
+    const char *stream;             /* --far-end-stream, far_end_stream= */
     bool init;                      /* PID 1 or --init: init.c */
-    const char *n_tty, *n_baud, *n_baud_is, *n_sections, *n_counters_is;
+    const char *n_tty, *n_baud, *n_baud_is, *n_sections, *n_counters_is, *n_stream_is;
 };
 
 /* main: true when the run is a system's /init (PID 1, or --init): the
@@ -108,6 +110,20 @@ struct hosted_line {
  * instant: QEMU's instant UART, device: the line QEMU's device tree names,
  * into *l when l is not NULL). */
 const char *hosted_line_kind(struct hosted_line *l);
+/* wire_peer_stats (far_end.c): the far end's clock now, QEMU's virtual
+ * time from the machine's start (riscv64: the time CSR at the device
+ * tree's timebase-frequency), 0 where it is unknown. */
+uint64_t hosted_far_clock_ns(void);
+/* The stream the line's far end starts by itself (--far-end-stream,
+ * far_end_stream=: far_end.c); bytes 0: none. */
+struct hosted_stream {
+    uint64_t bytes, start_ns;
+    uint32_t seed;
+    const char *text;           /* as given */
+};
+extern struct hosted_stream hosted_stream;
+/* main: BYTES@START[:SEED] into *out; 0, or -1 when text is not one. */
+int hosted_stream_parse(const char *text, struct hosted_stream *out);
 /* main, as /init before the manifest: sysfs on /sys (the device tree). */
 void hosted_mount_sysfs(void);
 /* main, as /init: the options from the environment into o (init.c). */

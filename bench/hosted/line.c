@@ -4,18 +4,23 @@
  * `qemu,access-latency-ns`: docs/qemu-line.md), where the kernel images
  * read it too. A system's /init mounts sysfs for it first. */
 #include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include "hosted.h"
 
-#define DT_SOC "/sys/firmware/devicetree/base/soc"
+#define DT_BASE "/sys/firmware/devicetree/base"
+#define DT_SOC  DT_BASE "/soc"
+#define NS_PER_S 1000000000ULL
 
-/* dt_cell, hosted_line: the sysfs file of node/prop into path. */
+/* dt_cell, hosted_line: the sysfs file of node/prop into path (node
+ * under /soc, or under the root when it starts with '/'). */
 static void dt_path(char *path, size_t n, const char *node, const char *prop)
 {
-    snprintf(path, n, "%s/%s/%s", DT_SOC, node, prop);
+    snprintf(path, n, "%s%s%s/%s", node[0] == '/' ? DT_BASE : DT_SOC, node[0] == '/' ? "" : "/",
+             node, prop);
 }
 
 /* hosted_line: one 32-bit big-endian cell of node/prop into *v; false
@@ -97,4 +102,20 @@ const char *hosted_line_kind(struct hosted_line *l)
     if (l)
         *l = line;
     return "device";
+}
+
+/* wire_peer_stats (section task). */
+uint64_t hosted_far_clock_ns(void)
+{
+#if defined(__riscv)
+    static uint32_t hz;
+    uint64_t t;
+
+    if (!hz && (!hosted_qemu_mode || !dt_cell("/cpus", "timebase-frequency", &hz)))
+        return 0;
+    __asm__ volatile("rdtime %0" : "=r"(t));
+    return t / hz * NS_PER_S + t % hz * NS_PER_S / hz;
+#else
+    return 0;
+#endif
 }

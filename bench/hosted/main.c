@@ -19,7 +19,7 @@
 
 static const char usage[] =
     "usage: uartbench-hosted --tty PATH --baud N [--sections S10,S20,...] [--quick]\n"
-    "                        [--counters process|cpuwide]\n"
+    "                        [--counters process|cpuwide] [--far-end-stream BYTES@START[:SEED]]\n"
     "       uartbench-hosted --init   (options from the environment, as a system's /init)\n"
     "\n"
     "Runs the UART benchmark's sections on a Linux tty: the payloads go out on\n"
@@ -32,9 +32,15 @@ static const char usage[] =
     "  --quick          10 iterations instead of 100, same code paths\n"
     "  --counters WHICH process (default) or cpuwide: which perf counters keep the\n"
     "                   PMU's counter where it has one per event for both kinds\n"
+    "  --far-end-stream BYTES@START[:SEED]\n"
+    "                   the line's far end sends this stream by itself (QEMU's, given\n"
+    "                   scripts/qemu-run's option of the same name): S32 (65536 bytes,\n"
+    "                   quick 6553, seed 32) or S33 (4096, seed 33) reads it when it is\n"
+    "                   theirs, counting its loss from the pattern\n"
     "  --init           as PID 1 does: the options from the environment (tty=PATH\n"
     "                   baud=N [sections=LIST] [quick=1] [qemu_mode=icount|realtime]\n"
-    "                   [icount_shift=N] [counters=process|cpuwide]: the kernel passes its unknown boot arguments\n"
+    "                   [icount_shift=N] [counters=process|cpuwide]\n"
+    "                   [far_end_stream=BYTES@START[:SEED]]: the kernel passes its unknown boot arguments\n"
     "                   so), the log on the tty with the payloads, as a kernel's log;\n"
     "                   PID 1 then powers the machine off\n"
     "  --help           this text\n"
@@ -89,7 +95,8 @@ static int parse_args(int argc, char **argv, struct hosted_opts *o, char *err, s
     static const struct option opts[] = {
         { "tty", required_argument, 0, 't' }, { "baud", required_argument, 0, 'b' },
         { "sections", required_argument, 0, 's' }, { "quick", no_argument, 0, 'q' },
-        { "counters", required_argument, 0, 'c' }, { "init", no_argument, 0, 'i' }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
+        { "counters", required_argument, 0, 'c' }, { "far-end-stream", required_argument, 0, 'f' },
+        { "init", no_argument, 0, 'i' }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
     };
     int c;
     bool others = false;
@@ -103,6 +110,7 @@ static int parse_args(int argc, char **argv, struct hosted_opts *o, char *err, s
         case 's': o->sections = optarg; break;
         case 'q': o->quick = "1"; break;
         case 'c': o->counters = optarg; break;
+        case 'f': o->stream = optarg; break;
         case 'i': o->init = true; break;
         case 'h': fputs(usage, stdout); return 1;
         default:
@@ -160,6 +168,12 @@ static int check_opts(const struct hosted_opts *o, unsigned *baud, char *err, si
         snprintf(err, n, "%s%s: valid values: process, cpuwide", o->n_counters_is, o->counters);
         return HOSTED_EXIT_USAGE;
     }
+    if (o->stream && hosted_stream_parse(o->stream, &hosted_stream)) {
+        snprintf(err, n, "%s%s: not BYTES@START[:SEED] (BYTES 1..16777216, START a time with "
+                 "unit ns, us, ms or s, SEED 0..4294967295; e.g. 65536@1s:32)", o->n_stream_is,
+                 o->stream);
+        return HOSTED_EXIT_USAGE;
+    }
     if (o->sections && check_sections(o, o->sections, err, n))
         return HOSTED_EXIT_USAGE;
     return 0;
@@ -170,7 +184,8 @@ int main(int argc, char **argv)
 {
     struct hosted_opts o = { .init = getpid() == 1, .n_tty = "--tty PATH", .n_baud = "--baud N",
                              .n_baud_is = "--baud ", .n_sections = "--sections",
-                             .n_counters_is = "--counters " };
+                             .n_counters_is = "--counters ",
+                             .n_stream_is = "--far-end-stream " };
     char err[512];
     unsigned baud;
 

@@ -102,8 +102,14 @@ void bench_manifest_platform(void)
     else
         printf("none\n");
     if (device)
-        printf("  line_point=%u/%u line_bus_ns=%u line_source=device-tree\n  peer=off\n",
+        printf("  line_point=%u/%u line_bus_ns=%u line_source=device-tree\n",
                hosted_tty.baud, l.fifo, l.bus_ns);
+    if (hosted_stream.bytes)
+        printf("  peer=autonomous far_end_stream=%llu@%lluns:%lu\n",
+               (unsigned long long)hosted_stream.bytes, (unsigned long long)hosted_stream.start_ns,
+               (unsigned long)hosted_stream.seed);
+    else if (device)
+        printf("  peer=off\n");
     printf("  fifo_depth=%u fifo_depth_source=%s\n", info.fifo_depth, info.fifo_source);
     printf("  baud=%u baud_real=%u.000 baud_source=termios\n", hosted_tty.baud, hosted_tty.baud);
     printf("  wire_model=off\n");

@@ -1,11 +1,9 @@
 /* The rest of what the sections call of the kernel, as a Linux program
  * has it: the clock (CLOCK_MONOTONIC), the log (stdout) and the exit,
  * the boot arguments (only sections=, from --sections), the CPU count,
- * the wire model (none: Linux drives a real line or a pty, so S32 and S33
- * find no modelled far end), S43's timer slack (its idle groups run a
+ * S43's timer slack (its idle groups run a
  * second time at 1 ns) and the kernel-only sections (S05: the driver's
  * ring, S06: the kernel's primitives), which report SKIPPED. */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +17,6 @@
 #include "hosted.h"
 #include "kernel.h"
 #include "posix_io.h"
-#include "wire_model.h"
 
 #define NS_PER_S 1000000000ULL
 
@@ -139,26 +136,4 @@ enum bench_status s50_smp(void)
 enum bench_status s06_kernel(void)
 {
     return kernel_only("s06");
-}
-
-/* Section task (S32, S33): no far end the program can drive; on the
- * emulator's line (line=device) its far end is off for this program
- * (peer=off in the manifest), elsewhere there is none. */
-int wire_peer_start(uint64_t bytes, uint32_t seed, uint64_t start_ns)
-{
-    (void)bytes;
-    (void)seed;
-    (void)start_ns;
-    return strcmp(hosted_line_kind(NULL), "device") == 0 ? -ENOTCONN : -ENODEV;
-}
-
-/* Section task: nothing attached. */
-void wire_peer_stop(void)
-{
-}
-
-/* Any task: no stream, all zero. */
-void wire_peer_stats(struct wire_rx_stats *out)
-{
-    *out = (struct wire_rx_stats){ 0 };
 }

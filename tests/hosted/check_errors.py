@@ -36,6 +36,10 @@ def cases(far_path, regular):
          r"--baud 12345: not a speed of termios; valid values: 50,75,.*,115200,.*,4000000$"),
         ("baud-not-a-number", ["--tty", far_path, "--baud", "fast"], USAGE,
          r"--baud fast: not a baud"),
+        ("bad-stream", good + ["--far-end-stream", "65536@1:32"], USAGE,
+         r"--far-end-stream 65536@1:32: not BYTES@START\[:SEED\] \(BYTES 1\.\.16777216, "),
+        ("stream-too-long", good + ["--far-end-stream", "16777217@1s"], USAGE,
+         r"--far-end-stream 16777217@1s: not BYTES@START"),
         ("init-with-options", ["--init", "--tty", far_path], USAGE,
          r"--init takes the options from the environment, not the command line"),
     ]
@@ -55,6 +59,8 @@ def init_cases(far_path):
          r"icount_shift=11: valid values: 0\.\.10$"),
         ("init-unknown-section", dict(good, sections="S99"), USAGE,
          r"sections=: 'S99' is not a section"),
+        ("init-bad-stream", dict(good, far_end_stream="1@1s:4294967296"), USAGE,
+         r"far_end_stream=1@1s:4294967296: not BYTES@START"),
         ("init-bad-path", dict(good, tty="/nonexistent/ttyX"), TTY,
          r"/nonexistent/ttyX: cannot open"),
     ]

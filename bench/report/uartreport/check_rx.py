@@ -18,12 +18,14 @@ from . import check_expect as expect
 from . import series
 
 SECTIONS = ("S32", "S33")
-SKIP_REASONS = ("no-wire-model", "peer-off", "peer-busy")
+SKIP_REASONS = ("no-wire-model", "peer-off", "peer-busy", "stream-mismatch")
 RX_REASON_RE = re.compile(r"^(rx-unaccounted|rx-crc-mismatch|overrun-count-mismatch|"
-                          r"read-errno-\d+)$")
+                          r"rx-pattern-mismatch|stream-began-early|read-errno-\d+)$")
 TX_REASON_RE = re.compile(r"^(write-errno-\d+|write-no-progress|drain-errno-\d+)$")
 TRIGGERS = ("1", "4", "8", "14")
-PEER_RE = re.compile(r"^(off|stream|burst:\d+:\d+ns)$")
+PEER_RE = re.compile(r"^(off|stream|burst:\d+:\d+ns|autonomous)$")
+STREAM_RE = re.compile(r"^\d+@\d+ns:\d+$")
+BLIND = ("sent", "received", "lost", "gaps", "first_offset")
 NEW_KEYS = ("rx_sustained_bytes", "rx_duplex_bytes", "rx_peer_pattern")
 WHOLE = ("sent", "received", "lost", "overruns_model", "overruns_driver", "accounted")
 
@@ -107,6 +109,9 @@ def rx_stream(ctx):
         rec = _rec(log, sid, "rx")
         if rec is None:
             continue  # the records check asks for it
+        if rec.get("lost_source") == "pattern":
+            _blind(ctx, sid, rec)
+            continue
         v = _ground(rec)
         if v is None:
             ctx.fail(sid, rec.tag, "sent/received/lost/dropped/overruns/accounted/read_errno "
@@ -115,6 +120,41 @@ def rx_stream(ctx):
         _truth(ctx, sid, rec, v)
         burst = expect.number(log, "rx_duplex_bytes") if sid == "S33" else None
         _status(ctx, sid, rec, _broken(v, rec, _rec(log, sid, "tx"), burst))
+
+
+def _blind(ctx, sid, rec):
+    """A stream the program read blind (uartbench-hosted's far_end_stream=):
+    its loss from the pattern adds up, what the guest cannot know is na, the
+    status follows the pattern; what the far end sent and delivered is
+    checked against its own log, outside."""
+    name, man = rec.tag + ".", ctx.log.manifest
+    if man.get("peer") != "autonomous":
+        ctx.fail(sid, name + "lost_source", "pattern (a blind stream), but the manifest has "
+                 "peer=%s, not autonomous" % man.get("peer"))
+    v = {k: series.uint(rec.get(k, "")) for k in BLIND}
+    v["read_errno"] = _int(rec.get("read_errno"))
+    if None in v.values() or rec.get("pattern") not in ("in-order", "MISMATCH"):
+        ctx.fail(sid, rec.tag, "sent/received/lost/gaps/first_offset/read_errno not all whole "
+                 "numbers, or pattern not in-order|MISMATCH")
+        return
+    if v["received"] + v["lost"] != v["sent"]:
+        ctx.fail(sid, name + "lost", "%d, but sent - received = %d" % (
+            v["lost"], v["sent"] - v["received"]) if v["sent"] >= v["received"] else
+            "received=%d, more than the stream's %d" % (v["received"], v["sent"]))
+    for key, want in (("crc_delivered", "na"), ("crc_check", "far-end"), ("dropped", "na")):
+        if rec.get(key) != want:
+            ctx.fail(sid, name + key, "%s, but a blind stream's is %s" % (rec.get(key), want))
+    broken = []
+    if v["read_errno"]:
+        broken.append(("read-errno-%d" % v["read_errno"], name + "read_errno",
+                       "read() failed with errno %d" % v["read_errno"]))
+    if rec.get("pattern") != "in-order":
+        broken.append(("rx-pattern-mismatch", name + "pattern", "a byte read is not the "
+                       "stream's, in order"))
+    if v["received"] and v["first_offset"]:
+        broken.append(("stream-began-early", name + "first_offset", "%d: the stream's head "
+                       "was gone before the section read" % v["first_offset"]))
+    _status(ctx, sid, rec, broken)
 
 
 def _truth(ctx, sid, rec, v):
@@ -176,11 +216,13 @@ def _skipped(ctx, sid):
         ctx.fail(sid, "diag=%s-skip" % sid.lower(), "SKIPPED without its skip line")
         return
     reason = rec.get("reason")
-    want = "no-wire-model" if ctx.log.line_point() is None else \
+    want = "stream-mismatch" if man.get("peer") == "autonomous" else \
+        "no-wire-model" if ctx.log.line_point() is None else \
         "peer-off" if man.get("peer") == "off" else None
     if reason not in SKIP_REASONS:
         ctx.fail(sid, rec.tag + ".reason", "%r is not one of %s" % (reason, "|".join(SKIP_REASONS)))
-    elif want and reason != want or not want and reason in ("no-wire-model", "peer-off"):
+    elif want and reason != want or not want and reason in ("no-wire-model", "peer-off",
+                                                            "stream-mismatch"):
         ctx.fail(sid, rec.tag + ".reason", "%s, but the manifest has wire_model=%s peer=%s"
                  % (reason, man.get("wire_model"), man.get("peer")))
 
@@ -268,4 +310,9 @@ def manifest(ctx):
         ctx.fail("S00", "wire_rx_trigger", "%r is not an RX FIFO trigger level (%s)"
                  % (man["wire_rx_trigger"], "|".join(TRIGGERS)))
     if "peer" in man and not PEER_RE.match(man["peer"]):
-        ctx.fail("S00", "peer", "%r is not off, stream or burst:N:<T>ns" % man["peer"])
+        ctx.fail("S00", "peer", "%r is not off, stream, burst:N:<T>ns or autonomous" % man["peer"])
+    if (man.get("peer") == "autonomous") != ("far_end_stream" in man) or \
+            "far_end_stream" in man and not STREAM_RE.match(man["far_end_stream"]):
+        ctx.fail("S00", "far_end_stream", "%r with peer=%s: an autonomous far end names its "
+                 "stream, BYTES@STARTns:SEED, and only it" % (man.get("far_end_stream"),
+                                                               man.get("peer")))

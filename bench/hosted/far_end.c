@@ -1,0 +1,102 @@
+/* The line's far end as a Linux program knows it (S32, S33): none it can
+ * drive. On the emulator's line QEMU's far end can start a stream by
+ * itself (scripts/qemu-run --far-end-stream BYTES@START[:SEED]); given
+ * the same stream (--far-end-stream, far_end_stream=), the section that
+ * asks for its bytes and seed reads it blind: the program sees no ground
+ * truth, only the stream's size and start, and counts its loss from the
+ * pattern; QEMU's far end writes what it sent and delivered to its log,
+ * which the host checks against the section's figures. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include "clock.h"
+#include "hosted.h"
+#include "wire_model.h"
+
+#define STREAM_MAX 16777216ULL      /* qemu-run's --far-end-stream bytes */
+#define READ_TIMEOUT_DS 1           /* a blind read returns after 0.1 s of silence */
+
+struct hosted_stream hosted_stream;
+static struct termios saved;        /* the tty's settings before a blind read */
+static bool timed;
+
+/* main: text (BYTES@START[:SEED], START with unit ns, us, ms or s) into
+ * *out; 0, or -1 when it is not one. */
+int hosted_stream_parse(const char *text, struct hosted_stream *out)
+{
+    static const struct { const char *name; uint64_t ns; } units[] = {
+        { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 } };
+    char *end;
+
+    if (!text[0] || text[0] < '0' || text[0] > '9')
+        return -1;
+    unsigned long long bytes = strtoull(text, &end, 10);
+    if (*end != '@' || end[1] < '0' || end[1] > '9' || bytes < 1 || bytes > STREAM_MAX)
+        return -1;
+    unsigned long long start = strtoull(end + 1, &end, 10);
+    size_t len = strcspn(end, ":");
+    unsigned k = 0;
+    while (k < 4 && (strlen(units[k].name) != len || strncmp(end, units[k].name, len) != 0))
+        k++;
+    if (k == 4 || start > UINT64_MAX / units[k].ns)
+        return -1;
+    unsigned long long seed = 0;
+    end += len;
+    if (*end == ':') {
+        if (end[1] < '0' || end[1] > '9')
+            return -1;
+        seed = strtoull(end + 1, &end, 10);
+        if (*end || seed > 0xFFFFFFFFULL)
+            return -1;
+    }
+    *out = (struct hosted_stream){ .bytes = bytes, .start_ns = start * units[k].ns,
+                                   .seed = (uint32_t)seed, .text = text };
+    return 0;
+}
+
+/* Section task (S32, S33): on the emulator's line the far end is off for
+ * this program (peer=off) unless it streams by itself: then its stream,
+ * when it is bytes and seed (-EXDEV when not), and each read returns
+ * after a short silence until wire_peer_stop; elsewhere there is none. */
+int wire_peer_start(uint64_t bytes, uint32_t seed, uint64_t start_ns)
+{
+    struct termios t;
+
+    (void)start_ns;
+    if (!hosted_stream.bytes)
+        return strcmp(hosted_line_kind(NULL), "device") == 0 ? -ENOTCONN : -ENODEV;
+    if (bytes != hosted_stream.bytes || seed != hosted_stream.seed)
+        return -EXDEV;
+    if (tcgetattr(hosted_tty.fd, &t) == 0) {
+        saved = t;
+        t.c_cc[VMIN] = 0;
+        t.c_cc[VTIME] = READ_TIMEOUT_DS;
+        timed = tcsetattr(hosted_tty.fd, TCSANOW, &t) == 0;
+    }
+    return 0;
+}
+
+/* Section task: reads block again. */
+void wire_peer_stop(void)
+{
+    if (timed)
+        tcsetattr(hosted_tty.fd, TCSANOW, &saved);
+    timed = false;
+}
+
+/* Any task: no modelled stream, all zero; the far end's own stream is
+ * blind, its start on this program's clock (the far end's less the
+ * clocks' difference now). */
+void wire_peer_stats(struct wire_rx_stats *out)
+{
+    *out = (struct wire_rx_stats){ 0 };
+    if (!hosted_stream.bytes)
+        return;
+    uint64_t now = clock_now_ns(), far = hosted_far_clock_ns();
+    uint64_t start = hosted_stream.start_ns;
+    out->blind = true;
+    out->total = hosted_stream.bytes;
+    out->first_ns = !far ? start : far > now ? (start > far - now ? start - (far - now) : 0)
+                                             : start + (now - far);
+}

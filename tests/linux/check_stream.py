@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""S32 of uartbench-hosted on the emulator's line, reading a stream QEMU's
+far end starts by itself (qemu-run --far-end-stream and the boot argument
+far_end_stream= with the same BYTES@START:SEED): the program knows nothing
+of the far end but the stream's size, start and seed.
+
+- a stream that starts after /init is up (START 1 s): S32 PASS, its loss
+  from the pattern (lost_source=pattern, pattern=in-order, first_offset=0)
+  equal to what the far end's ground truth says (received = delivered,
+  lost = sent - delivered) and the CRC of what it read the far end's of
+  what it delivered; S33 (seed 33, not this stream) SKIPPED
+  stream-mismatch; the manifest names the stream (peer=autonomous
+  far_end_stream=...); `report --check` clean;
+- a stream that starts before the section reads (START 100 ms, while
+  /init starts): the bytes before the section's window are foreign to it,
+  S32 INVALID reason=foreign-rx with less than the stream read, and
+  `report --check` clean all the same.
+"""
+import json
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "tests", "qemu"))
+sys.path.insert(0, os.path.join(ROOT, "bench", "report"))
+from qemu_boot import arg_parser, boot, report  # noqa: E402
+from uartreport import check, parse  # noqa: E402
+
+QUICK_S32 = 6553        # S32_BYTES / 10 (bench/params.h), seed 32
+
+
+def fields(text, tag):
+    """{key: value} of the first `diag=<tag>` line, {} when there is none."""
+    m = re.search(r"^\s*diag=%s (.*)$" % re.escape(tag), text, re.M)
+    return dict(kv.split("=", 1) for kv in m.group(1).split() if "=" in kv) if m else {}
+
+
+def status(text, sid):
+    """(status, reason) of section sid's status line."""
+    m = re.search(r"^\s*section=%s status=(\w+)(?: reason=(\S+))?" % sid, text, re.M)
+    return (m.group(1), m.group(2)) if m else (None, None)
+
+
+def truth(path):
+    """The far end's ground truth of its one stream (qemu-run's JSON lines)."""
+    with open(path) as f:
+        lines = [json.loads(line) for line in f if line.strip()]
+    return lines[0] if len(lines) == 1 else None
+
+
+def run(args, tag, stream):
+    """Boot with the stream; (errors, log text, far end's truth)."""
+    log = "%s.%s.log" % (args.log, tag)
+    far = log[:-len(".log")] + ".far-end.json"
+    if os.path.exists(far):
+        os.unlink(far)
+    st, text = boot(args.image_dir, log, timeout=args.timeout,
+                    append=["sections=S32,S33", "far_end_stream=" + stream],
+                    extra=["--line", "115200/16", "--far-end-stream", stream])
+    errors = [] if st == 0 or st == 1 else ["%s: qemu-run status %d" % (tag, st)]
+    gt = truth(far) if os.path.exists(far) else None
+    if gt is None:
+        errors.append("%s: no single stream in %s" % (tag, far))
+    res = check.check_log(parse.parse_file(log))
+    errors += ["%s: report --check: %s %s: %s" % (tag, f.section, f.key, f.what)
+               for f in res.findings]
+    return errors, text, gt
+
+
+def main():
+    p = arg_parser(__doc__, 90)
+    args = p.parse_args()
+    errors, text, gt = run(args, "late", "%d@1s:32" % QUICK_S32)
+    rx = fields(text, "s32-rx")
+    if status(text, "S32") != ("PASS", None):
+        errors.append("late: S32 is %s %s, not PASS" % status(text, "S32"))
+    if status(text, "S33") != ("SKIPPED", "stream-mismatch"):
+        errors.append("late: S33 is %s %s, not SKIPPED stream-mismatch" % status(text, "S33"))
+    if not re.search(r"^\s*peer=autonomous far_end_stream=%d@1000000000ns:32\s*$" % QUICK_S32,
+                     text, re.M):
+        errors.append("late: the manifest does not name the stream")
+    if rx.get("lost_source") != "pattern" or rx.get("pattern") != "in-order" or \
+            rx.get("first_offset") != "0":
+        errors.append("late: s32-rx %s" % rx)
+    if gt is not None:
+        want = {"sent": str(gt["sent"]), "received": str(gt["delivered"]),
+                "lost": str(gt["sent"] - gt["delivered"]), "crc_rx": gt["crc32"]}
+        got = {k: rx.get(k) for k in want}
+        if got != want or gt["sent"] != QUICK_S32:
+            errors.append("late: s32-rx %s, the far end's truth %s" % (got, want))
+    early_errors, early, _ = run(args, "early", "%d@100ms:32" % QUICK_S32)
+    errors += early_errors
+    got = fields(early, "s32-rx").get("received")
+    if status(early, "S32") != ("INVALID", "foreign-rx") or got == str(QUICK_S32):
+        errors.append("early: S32 is %s %s with received=%s, not INVALID foreign-rx short of "
+                      "the stream" % (status(early, "S32") + (got,)))
+    return report(text + early, errors, "S32 read the far end's own stream: %s received, "
+                  "%s lost, crc %s as the far end's; begun early, INVALID"
+                  % (rx.get("received"), rx.get("lost"), rx.get("crc_rx")))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
