@@ -50,6 +50,7 @@ def main():
     expect(re.search(r"--baseline 'qemu-virt async-nowire' .*--label 'linux-6\.1 8250 "
                      r"\(uartbench-hosted\)'", out), "report: nowire baseline, Linux column", out)
     expect("d1-async-q31" not in out, "--no-starryos leaves the D1 log out", out)
+    expect("linux-s32" not in out, "QEMU's instant UART: no far end, no RX boots", out)
 
     status, out = plan("--wire", "device", "--linux")
     expect(status == 0, "--wire device --linux: exit %d" % status, out)
@@ -58,9 +59,16 @@ def main():
                      r"--log \S+/run-line\.log$", out, re.M),
            "the Linux peer's boot on the emulator's line, beside the images", out)
     expect(re.search(r"--baseline 'qemu-virt async-line' .*--label 'linux-6\.1 8250 "
-                     r"\(uartbench-hosted\)' .*/run-line\.log /\S+/hosted-full/run-line\.log "
+                     r"\(uartbench-hosted\)' .*/run-line\.log /\S+/hosted-full/run-line\.log"
+                     r"\+\S+/run-line-s32\.log\+\S+/run-line-s33\.log "
                      r"\S+d1-async-q31\.log$", out, re.M),
-           "report: the line's baseline, the Linux column from its log on the line", out)
+           "report: the line's baseline, the Linux column from its logs on the line", out)
+    for sid, stream in (("s32", "65536@1s:32"), ("s33", "4096@1s:33")):
+        expect(re.search(r"^compare: boot linux-%s: scripts/qemu-run --kernel \S+/Image .*"
+                         r"--append sections=%s --append far_end_stream=%s "
+                         r"--far-end-stream %s --log \S+/run-line-%s\.log$"
+                         % (sid, sid.upper(), stream, stream, sid), out, re.M),
+               "the Linux peer's %s in a boot of its own, with the far end's stream" % sid, out)
     for b in BACKENDS:
         expect(re.search(r"^compare: boot %s: scripts/qemu-run --image-dir \S+/build/"
                          r"qemu-virt-%s-nowire --log \S+/run-line\.log$" % (b, b), out, re.M),

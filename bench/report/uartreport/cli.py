@@ -11,14 +11,17 @@ import argparse
 import os
 import sys
 
-from . import check, parse, recompute, report
+from . import check, merge, recompute, report
 
 DESCRIPTION = """\
 Turn UART benchmark logs (this project's format and the StarryOS benchmark's)
 into a report: report.md, the same as one self-contained report.html (plots
 inlined), and PNG plots. It opens with the answer: one headline table.
 
-Each LOG becomes one column. The tool reads the manifest (S00), every
+Each LOG becomes one column; LOG may be several boots of one build at one
+operating point joined by '+' (MAIN.log+S32.log: the sections a later boot
+ran where MAIN skipped them, for sections that need a boot of their own;
+--check reads each log on its own). The tool reads the manifest (S00), every
 section's key=value records, raw `samples` lines, `hist` lines and payload
 witnesses; it recomputes percentiles (nearest rank) from raw samples and flags
 printed figures that disagree, converts StarryOS line rates (KiB/s against
@@ -206,7 +209,7 @@ def main(argv=None):
 
     logs = []
     for path in args.logs:
-        log = parse.parse_file(path)
+        log = merge.parse_column(path)
         for line, message in log.warnings:
             where = "%s:%d" % (path, line) if line else path
             print("%s: warning: %s" % (where, message), file=sys.stderr)

@@ -158,6 +158,7 @@ class Log:
     samples: dict = field(default_factory=dict)  # tag -> Series
     hists: dict = field(default_factory=dict)  # tag -> Hist
     payloads: list = field(default_factory=list)
+    merged: list = field(default_factory=list)  # (path, [sid]) of later boots (merge.py)
     statuses: dict = field(default_factory=dict)  # sid -> Record (section=... status=...)
     done: dict | None = None  # key=value of the Done line, {} for a bare "Done."
     warnings: list = field(default_factory=list)  # (line, message)

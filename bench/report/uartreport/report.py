@@ -15,12 +15,15 @@ INTRO = {
     "lat": "Write + drain latency. Values are recomputed (nearest rank) from raw samples "
            "when the log has them, else printed. In brackets: character times "
            "(1 char = 10 / baud_real s).",
-    "rxline": "The wire model's far end streams a pattern at the modelled baud while the "
-              "section reads (S32), and while it also writes a TX burst (S33); the model "
-              "keeps the ground truth. lost: bytes that found the RX FIFO full (overrun); "
-              "dropped: bytes the driver took but found no room for in its RX ring (na: no "
-              "RX counters); CPU %: the window's cycles outside idle and the model, model "
-              "CPU %: the model's own; line rates are of the modelled line.",
+    "rxline": "The line's far end (the wire model's, or QEMU's on the emulator's line) "
+              "streams a pattern at the line's baud while the section reads (S32), and "
+              "while it also writes a TX burst (S33); the far end keeps the ground truth. "
+              "lost: bytes that found the RX FIFO full (overrun); dropped: bytes the driver "
+              "took but found no room for in its RX ring (na: no RX counters); CPU %: the "
+              "window's cycles outside idle and the model, model CPU %: the model's own. "
+              "CRC check far-end: a stream the program read blind (peer autonomous: QEMU's "
+              "far end started it by itself), its loss counted from the pattern and its "
+              "CRC held against the far end's log outside the program.",
     "status": "Per-section status lines (`section=Sxx status=... [reason=]`); INVALID: the "
               "line was not quiet (foreign RX bytes arrived), the section's figures are "
               "marked and not trustworthy, but it is not a failure.",

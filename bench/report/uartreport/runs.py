@@ -138,7 +138,8 @@ def runs_rows(ans):
         """Manifest value of key, empty if absent."""
         return an.log.manifest.get(key, "")
     spec = [
-        ("file", lambda an: an.log.path.rsplit("/", 1)[-1]),
+        ("file", lambda an: " + ".join(p.rsplit("/", 1)[-1] for p in
+                                       [an.log.path] + [m[0] for m in an.log.merged])),
         ("format", lambda an: an.log.flavor),
         ("version", lambda an: man(an, "version")),
         ("board / target", lambda an: man(an, "board") or man(an, "target_mode")),
@@ -165,4 +166,6 @@ def _done_text(log):
     """Summary of the Done line, or why it is missing."""
     if log.done is None:
         return "missing (log cut?)"
-    return " ".join("%s=%s" % kv for kv in log.done.items()) or "Done."
+    later = "".join("; %s from %s" % (" ".join(sids), path.rsplit("/", 1)[-1])
+                    for path, sids in log.merged if sids)
+    return (" ".join("%s=%s" % kv for kv in log.done.items()) or "Done.") + later

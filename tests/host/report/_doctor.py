@@ -28,7 +28,10 @@ ASYNC_RX = "qemu-virt-async-rx-3000000-1.log"
 CONSOLE_RX = "qemu-virt-console-rx-3000000-1.log"  # no RX counters: dropped=na
 COPIER_RX = "qemu-virt-copier-rx-3000000-1.log"
 PEER_OFF = "qemu-virt-async-rx-peer-off.log"  # peer=off: S32, S33 SKIPPED
-RX_LOGS = (ASYNC_RX, CONSOLE_RX, COPIER_RX, PEER_OFF)
+# uartbench-hosted on the Linux peer, sections=S32,S33, the far end's own
+# stream far_end_stream=6553@1s:32: S32 read blind, S33 SKIPPED stream-mismatch
+BLIND = "linux-rx-blind-quick.log"
+RX_LOGS = (ASYNC_RX, CONSOLE_RX, COPIER_RX, PEER_OFF, BLIND)
 REAL = (ASYNC, CONSOLE, COPIER, NOWIRE, FAULT_S10, FAULT_S13) + RX_LOGS
 HEADER_RE = rb"^=== \[(S\d\d)\] "
 WITNESS_RE = rb"  payload-begin=(%s)\r\n(?s:(.*?))\r\n  payload-end=\1 [^\r\n]*\r\n"

@@ -6,8 +6,8 @@ a finding of the design, not of the log) and with peer=off (SKIPPED)."""
 
 import unittest
 
-from _doctor import (ASYNC, ASYNC_RX, CONSOLE_RX, PEER_OFF, LogCase, check, cut_section, drop,
-                     number, real, rewitness, setv, sub, value, witness)
+from _doctor import (ASYNC, ASYNC_RX, BLIND, CONSOLE_RX, PEER_OFF, LogCase, check, cut_section,
+                     drop, number, real, rewitness, setv, sub, value, witness)
 
 RX32, CPU32 = rb"diag=s32-rx ", rb"diag=s32-cpu "
 RX33, CPU33, TX33 = rb"diag=s33-rx ", rb"diag=s33-cpu ", rb"diag=s33-tx "
@@ -237,7 +237,7 @@ class Figures(LogCase):
     def test_manifest_keys(self):
         """The RX trigger and the peer's form; a key that came with S32/S33 missing."""
         cases = [(rb"wire_rx_trigger=", "wire_rx_trigger", "3", "not an RX FIFO trigger"),
-                 (rb"wire_rx_trigger=", "peer", "burst:64", "not off, stream or burst")]
+                 (rb"wire_rx_trigger=", "peer", "burst:64", "not off, stream, burst")]
         for start, key, new, text in cases:
             self.found(check(setv(self.log, start, key, new)), "S00", key, text)
         data = sub(self.log, rb" rx_duplex_bytes=\d+", b"")
@@ -274,3 +274,54 @@ class Figures(LogCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Blind(LogCase):
+    """A stream read blind (uartbench-hosted's far_end_stream=, peer=autonomous):
+    its loss from the pattern, the unknowns na, the status from the pattern."""
+
+    @classmethod
+    def setUpClass(cls):
+        """The real Linux log: S32 read QEMU's far end's own stream."""
+        cls.log = real(BLIND)
+
+    def test_real_log_checked(self):
+        """It passes, the rx-stream check ran on it; S33 is another stream's."""
+        res = check(self.log)
+        self.assertEqual([(f.section, f.key, f.what) for f in res.findings], [])
+        self.assertEqual(res.outcome["rx-stream"], ("ok", ""))
+        self.assertEqual(value(self.log, RX32, "lost_source"), "pattern")
+        self.assertEqual(value(self.log, rb"diag=s33-skip ", "reason"), "stream-mismatch")
+
+    def test_loss_adds_up(self):
+        """lost != sent - received."""
+        self.found(check(setv(self.log, RX32, "lost", plus(1))), "S32", "s32-rx.lost",
+                   "but sent - received")
+
+    def test_pattern_mismatch_fails(self):
+        """pattern=MISMATCH with status PASS; with FAIL rx-pattern-mismatch it is clean."""
+        data = setv(self.log, RX32, "pattern", "MISMATCH")
+        self.found(check(data), "S32", "s32-rx.pattern", "yet status=PASS")
+        res = check(status(data, "S32", "FAIL reason=rx-pattern-mismatch"))
+        self.assertEqual([f for f in res.findings if f.section == "S32"], [])
+
+    def test_head_gone_fails(self):
+        """first_offset > 0 (the stream began before the section read) with PASS."""
+        self.found(check(setv(self.log, RX32, "first_offset", 5)), "S32",
+                   "s32-rx.first_offset", "yet status=PASS")
+
+    def test_unknowns_are_na(self):
+        """A blind stream claims no CRC of the far end's and no driver counts."""
+        self.found(check(setv(self.log, RX32, "crc_check", "match")), "S32",
+                   "s32-rx.crc_check", "a blind stream's is far-end")
+
+    def test_manifest_names_the_stream(self):
+        """peer=autonomous without far_end_stream=, or a blind record with peer=off."""
+        self.found(check(sub(self.log, rb" far_end_stream=\S+", b"")), "S00", "far_end_stream")
+        self.found(check(sub(self.log, rb"peer=autonomous", b"peer=off")), "S32",
+                   "s32-rx.lost_source", "not autonomous")
+
+    def test_other_stream_skip_reason(self):
+        """S33 SKIPPED peer-off where the far end streams by itself."""
+        self.found(check(setv(self.log, rb"diag=s33-skip ", "reason", "peer-off")), "S33",
+                   "s33-skip.reason")
