@@ -73,6 +73,22 @@ static bool rx_counters(uint64_t *dropped, uint64_t *irqs)
     return ok;
 }
 
+/* Section task (rx_begin): a blind stream starts when its far end says,
+ * not when the section asks: sleep until just before its start (a stream
+ * already begun finds its head gone), so that the window, and S33's TX
+ * burst, begin with it. */
+static void blind_wait(struct rx_run *r)
+{
+    uint64_t at = r->w.first_ns > BLIND_LEAD_NS ? r->w.first_ns - BLIND_LEAD_NS : 0;
+    struct timespec ts = { .tv_sec = (time_t)(at / 1000000000ULL),
+                           .tv_nsec = (long)(at % 1000000000ULL) };
+
+    if (at > clock_now_ns())
+        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, 0) == EINTR)
+            ;
+    r->t0 = r->w.first_ns > clock_now_ns() ? r->w.first_ns : clock_now_ns();
+}
+
 /* Section task: start a stream of want bytes a little ahead (STREAM_LEAD
  * or 4 characters, the longer), so that what the RX ring holds once it is
  * attached (QEMU's own line is hidden from then on) is foreign and is
@@ -89,6 +105,9 @@ static int rx_begin(struct rx_run *r, uint64_t want, uint32_t seed)
     int rc = wire_peer_start(want, seed, r->t0);
     if (rc)
         return rc;
+    wire_peer_stats(&r->w);
+    if (r->w.blind)
+        blind_wait(r);
     bench_rx_flush();
     bench_rx_own_begin();
     r->counters = rx_counters(&r->dropped0, &r->irqs0);
@@ -106,14 +125,6 @@ static void rx_read_blind(struct rx_run *r)
 {
     uint64_t bound = r->w.first_ns + 2 * r->want * bench.char_ns + BLIND_SLACK_NS;
 
-    if (r->w.first_ns > clock_now_ns() + BLIND_LEAD_NS) {   /* the window from its start on */
-        struct timespec ts = { .tv_sec = (time_t)((r->w.first_ns - BLIND_LEAD_NS) / 1000000000ULL),
-                               .tv_nsec = (long)((r->w.first_ns - BLIND_LEAD_NS) % 1000000000ULL) };
-        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, 0) == EINTR)
-            ;
-        r->t0 = r->w.first_ns;
-        snap(&r->a, true);
-    }
     while (r->got < r->want) {
         size_t room = sizeof rx_store - r->got;
         ssize_t n = read(bench.fd, rx_store + r->got, room < RX_READ ? room : RX_READ);

@@ -91,8 +91,10 @@ struct hosted_opts {
     const char *shift, *qemu_mode;  /* icount_shift=, qemu_mode=: /init only */
     const char *counters;           /* --counters, counters=: process or cpuwide */
     const char *stream;             /* --far-end-stream, far_end_stream= */
+    const char *rx_trigger;         /* --rx-trigger, rx_trigger= */
     bool init;                      /* PID 1 or --init: init.c */
-    const char *n_tty, *n_baud, *n_baud_is, *n_sections, *n_counters_is, *n_stream_is;
+    const char *n_tty, *n_baud, *n_baud_is, *n_sections, *n_counters_is, *n_stream_is,
+          *n_trigger_is;
 };
 
 /* main: true when the run is a system's /init (PID 1, or --init): the
@@ -124,6 +126,13 @@ struct hosted_stream {
 extern struct hosted_stream hosted_stream;
 /* main: BYTES@START[:SEED] into *out; 0, or -1 when text is not one. */
 int hosted_stream_parse(const char *text, struct hosted_stream *out);
+/* main, after hosted_tty_open and sysfs: the tty's RX FIFO trigger from
+ * its driver's sysfs file, set to want first (NULL: as it is; 1, 4, 8 or
+ * 14); 0, or HOSTED_EXIT_USAGE / HOSTED_EXIT_TTY with the reason in err
+ * (name_is: the option's name as given). hosted_rx_trigger: what the
+ * port has, 0 unknown (rx_trigger.c). */
+int hosted_rx_trigger_init(const char *want, const char *name_is, char *err, size_t n);
+extern unsigned hosted_rx_trigger;
 /* main, as /init before the manifest: sysfs on /sys (the device tree). */
 void hosted_mount_sysfs(void);
 /* main, as /init: the options from the environment into o (init.c). */

@@ -20,6 +20,7 @@
 static const char usage[] =
     "usage: uartbench-hosted --tty PATH --baud N [--sections S10,S20,...] [--quick]\n"
     "                        [--counters process|cpuwide] [--far-end-stream BYTES@START[:SEED]]\n"
+    "                        [--rx-trigger 1|4|8|14]\n"
     "       uartbench-hosted --init   (options from the environment, as a system's /init)\n"
     "\n"
     "Runs the UART benchmark's sections on a Linux tty: the payloads go out on\n"
@@ -37,10 +38,12 @@ static const char usage[] =
     "                   scripts/qemu-run's option of the same name): S32 (65536 bytes,\n"
     "                   quick 6553, seed 32) or S33 (4096, seed 33) reads it when it is\n"
     "                   theirs, counting its loss from the pattern\n"
+    "  --rx-trigger N   set the tty's RX FIFO trigger (its driver's sysfs\n"
+    "                   rx_trig_bytes: 1, 4, 8 or 14 bytes) before the run\n"
     "  --init           as PID 1 does: the options from the environment (tty=PATH\n"
     "                   baud=N [sections=LIST] [quick=1] [qemu_mode=icount|realtime]\n"
     "                   [icount_shift=N] [counters=process|cpuwide]\n"
-    "                   [far_end_stream=BYTES@START[:SEED]]: the kernel passes its unknown boot arguments\n"
+    "                   [far_end_stream=BYTES@START[:SEED]] [rx_trigger=N]: the kernel passes its unknown boot arguments\n"
     "                   so), the log on the tty with the payloads, as a kernel's log;\n"
     "                   PID 1 then powers the machine off\n"
     "  --help           this text\n"
@@ -96,6 +99,7 @@ static int parse_args(int argc, char **argv, struct hosted_opts *o, char *err, s
         { "tty", required_argument, 0, 't' }, { "baud", required_argument, 0, 'b' },
         { "sections", required_argument, 0, 's' }, { "quick", no_argument, 0, 'q' },
         { "counters", required_argument, 0, 'c' }, { "far-end-stream", required_argument, 0, 'f' },
+        { "rx-trigger", required_argument, 0, 'r' },
         { "init", no_argument, 0, 'i' }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
     };
     int c;
@@ -111,6 +115,7 @@ static int parse_args(int argc, char **argv, struct hosted_opts *o, char *err, s
         case 'q': o->quick = "1"; break;
         case 'c': o->counters = optarg; break;
         case 'f': o->stream = optarg; break;
+        case 'r': o->rx_trigger = optarg; break;
         case 'i': o->init = true; break;
         case 'h': fputs(usage, stdout); return 1;
         default:
@@ -185,7 +190,8 @@ int main(int argc, char **argv)
     struct hosted_opts o = { .init = getpid() == 1, .n_tty = "--tty PATH", .n_baud = "--baud N",
                              .n_baud_is = "--baud ", .n_sections = "--sections",
                              .n_counters_is = "--counters ",
-                             .n_stream_is = "--far-end-stream " };
+                             .n_stream_is = "--far-end-stream ",
+                             .n_trigger_is = "--rx-trigger " };
     char err[512];
     unsigned baud;
 
@@ -209,10 +215,13 @@ int main(int argc, char **argv)
     hosted_cpu_init(strcmp(hosted_counter_priority, "cpuwide") == 0);
     if (hosted_cpu_shift(o.shift, err, sizeof err))
         fail(&o, HOSTED_EXIT_USAGE, err);
-    if (o.init) {
+    if (o.init)
         hosted_mount_sysfs();
+    rc = hosted_rx_trigger_init(o.rx_trigger, o.n_trigger_is, err, sizeof err);
+    if (rc)
+        fail(&o, rc, err);
+    if (o.init)
         hosted_log_on_tty();
-    }
     setvbuf(stdout, 0, _IOLBF, 0);
     rc = bench_run_all();
     hosted_finish(rc);

@@ -104,6 +104,8 @@ void bench_manifest_platform(void)
     if (device)
         printf("  line_point=%u/%u line_bus_ns=%u line_source=device-tree\n",
                hosted_tty.baud, l.fifo, l.bus_ns);
+    if (hosted_rx_trigger)
+        printf("  wire_rx_trigger=%u rx_trigger_source=sysfs\n", hosted_rx_trigger);
     if (hosted_stream.bytes)
         printf("  peer=autonomous far_end_stream=%llu@%lluns:%lu\n",
                (unsigned long long)hosted_stream.bytes, (unsigned long long)hosted_stream.start_ns,

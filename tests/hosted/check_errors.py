@@ -40,6 +40,11 @@ def cases(far_path, regular):
          r"--far-end-stream 65536@1:32: not BYTES@START\[:SEED\] \(BYTES 1\.\.16777216, "),
         ("stream-too-long", good + ["--far-end-stream", "16777217@1s"], USAGE,
          r"--far-end-stream 16777217@1s: not BYTES@START"),
+        ("bad-trigger", good + ["--rx-trigger", "3"], USAGE,
+         r"--rx-trigger 3: valid values: 1, 4, 8, 14 \(bytes in the RX FIFO\)$"),
+        ("trigger-on-pty", good + ["--rx-trigger", "8"], TTY,
+         r"--rx-trigger 8: cannot set it in /sys/class/tty/\S+/rx_trig_bytes: .* \(the tty's "
+         r"driver shows no RX trigger\)$"),
         ("init-with-options", ["--init", "--tty", far_path], USAGE,
          r"--init takes the options from the environment, not the command line"),
     ]

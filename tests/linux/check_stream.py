@@ -10,10 +10,13 @@ of the far end but the stream's size, start and seed.
   lost = sent - delivered) and the CRC of what it read the far end's of
   what it delivered; S33 (seed 33, not this stream) SKIPPED
   stream-mismatch; the manifest names the stream (peer=autonomous
-  far_end_stream=...); `report --check` clean;
+  far_end_stream=...) and the RX trigger the boot argument rx_trigger=1
+  set in the 8250's sysfs (wire_rx_trigger=1 rx_trigger_source=sysfs);
+  `report --check` clean;
 - a stream that starts before the section reads (START 100 ms, while
   /init starts): the bytes before the section's window are foreign to it,
-  S32 INVALID reason=foreign-rx with less than the stream read, and
+  S32 INVALID reason=foreign-rx with less than the stream read, the
+  8250's own trigger in the manifest (8 bytes: a 16550A's), and
   `report --check` clean all the same.
 """
 import json
@@ -50,14 +53,14 @@ def truth(path):
     return lines[0] if len(lines) == 1 else None
 
 
-def run(args, tag, stream):
-    """Boot with the stream; (errors, log text, far end's truth)."""
+def run(args, tag, stream, more=()):
+    """Boot with the stream (and more boot arguments); (errors, log text, far end's truth)."""
     log = "%s.%s.log" % (args.log, tag)
     far = log[:-len(".log")] + ".far-end.json"
     if os.path.exists(far):
         os.unlink(far)
     st, text = boot(args.image_dir, log, timeout=args.timeout,
-                    append=["sections=S32,S33", "far_end_stream=" + stream],
+                    append=["sections=S32,S33", "far_end_stream=" + stream] + list(more),
                     extra=["--line", "115200/16", "--far-end-stream", stream])
     errors = [] if st == 0 or st == 1 else ["%s: qemu-run status %d" % (tag, st)]
     gt = truth(far) if os.path.exists(far) else None
@@ -72,7 +75,9 @@ def run(args, tag, stream):
 def main():
     p = arg_parser(__doc__, 90)
     args = p.parse_args()
-    errors, text, gt = run(args, "late", "%d@1s:32" % QUICK_S32)
+    errors, text, gt = run(args, "late", "%d@1s:32" % QUICK_S32, ["rx_trigger=1"])
+    if not re.search(r"^\s*wire_rx_trigger=1 rx_trigger_source=sysfs\s*$", text, re.M):
+        errors.append("late: rx_trigger=1 is not the manifest's wire_rx_trigger")
     rx = fields(text, "s32-rx")
     if status(text, "S32") != ("PASS", None):
         errors.append("late: S32 is %s %s, not PASS" % status(text, "S32"))
@@ -92,6 +97,8 @@ def main():
             errors.append("late: s32-rx %s, the far end's truth %s" % (got, want))
     early_errors, early, _ = run(args, "early", "%d@100ms:32" % QUICK_S32)
     errors += early_errors
+    if not re.search(r"^\s*wire_rx_trigger=8 rx_trigger_source=sysfs\s*$", early, re.M):
+        errors.append("early: the 8250's own RX trigger (8 bytes) is not in the manifest")
     got = fields(early, "s32-rx").get("received")
     if status(early, "S32") != ("INVALID", "foreign-rx") or got == str(QUICK_S32):
         errors.append("early: S32 is %s %s with received=%s, not INVALID foreign-rx short of "
