@@ -36,13 +36,13 @@ def complete(log):
 
 def budget_skip(out, row, rows, timeout):
     """The point that ran out of a budget of timeout s or more and makes
-    row's point one that cannot finish either (same backend, FIFO, peer;
-    baud >= and CPU clock <= row's), or None."""
-    _, image, baud, fifo, shift, peer, _ = row
+    row's point one that cannot finish either (same backend, FIFO, peer,
+    line and RX trigger; baud >= and CPU clock <= row's), or None."""
+    _, image, baud, fifo, shift, peer = row[:6]
     for other in rows:
         o = outcome(out, other[0])
         if (o and o["status"] == "timeout" and o.get("timeout_s", 0) >= timeout
-                and other != row and other[1] == image
+                and other != row and other[1] == image and other[7:] == row[7:]
                 and other[3] == fifo and other[5] == peer and int(other[2]) >= int(baud)
                 and int(other[4]) >= int(shift)):
             return other[0]
@@ -56,6 +56,17 @@ def current(out, images, row, sections):
     kernel = os.path.join(images, row[1], "kernel.elf")
     return (complete(log) and (outcome(out, row[0]) or {}).get("sections") == sections
             and os.path.exists(kernel) and os.path.getmtime(log) >= os.path.getmtime(kernel))
+
+
+def line_args(row):
+    """qemu-run's arguments of row's line: the wire model's boot arguments
+    (wire=BAUD/FIFO/TRIG peer= wire_clock=), or the device line's
+    (--line BAUD/FIFO/TRIG --far-end PEER)."""
+    point = "%s/%s/%s" % (row[2], row[3], row[8])
+    if row[7] == "device":
+        return ["--line", point, "--far-end", row[5]]
+    return ["--append", "wire=" + point, "--append", "peer=" + row[5],
+            "--append", "wire_clock=" + row[6]]
 
 
 def run_point(out, images, timeout, sections, start, name):
@@ -78,9 +89,8 @@ def run_point(out, images, timeout, sections, start, name):
         else:
             cmd = [PYTHON, os.path.join(ROOT, "scripts/qemu-run"), "--image-dir",
                    os.path.join(images, row[1]), "--icount-shift", row[4], "--timeout",
-                   str(timeout), "--quiet", "--log", log,
-                   "--append", "wire=%s/%s" % tuple(row[2:4]), "--append", "peer=" + row[5],
-                   "--append", "wire_clock=" + row[6], "--append", "sections=" + sections]
+                   str(timeout), "--quiet", "--log", log] + line_args(row) + [
+                   "--append", "sections=" + sections]
             res = subprocess.run(cmd, capture_output=True, text=True, check=False)
             rec = {"exit": res.returncode, "host_s": round(time.monotonic() - t0, 2)}
             if res.returncode == TIMED_OUT:
@@ -96,7 +106,7 @@ def run_point(out, images, timeout, sections, start, name):
                 rec["reason"] = lines[-1]
         rec.update(point=name, sections=sections, timeout_s=timeout, backend=row[1],
                    baud=int(row[2]), fifo=int(row[3]), shift=int(row[4]), peer=row[5],
-                   wire_clock=row[6])
+                   wire_clock=row[6], line=row[7], rx_trigger=int(row[8]))
         with open(os.path.join(out, "logs", name + ".json"), "w", encoding="utf-8") as fh:
             json.dump(rec, fh, sort_keys=True)
         what = rec["status"] + (" (exit %d)" % rec["exit"] if "exit" in rec else "") + \

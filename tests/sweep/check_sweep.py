@@ -11,6 +11,10 @@
                                                   its budget), all once the
                                                   image is rebuilt
   check_sweep.py --images DIR --out DIR quick     --quick, then its frontier
+  check_sweep.py --images DIR --out DIR device    --quick on the emulator's
+                                                  line (the images without
+                                                  the wire model), then its
+                                                  frontier
 """
 import argparse
 import json
@@ -24,7 +28,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 SWEEP = os.path.join(ROOT, "scripts/sweep")
 # console at icount shift 0 (1 GHz): it polls, so the lower the baud the
 # longer it runs: 3 Mbaud about 3 s of host time, 460800 6 s, 230400 12 s.
-FAST = ["--backends", "console", "--fifos", "16", "--cpus", "0"]
+FAST = ["--line", "model", "--backends", "console", "--fifos", "16", "--triggers", "1",
+        "--cpus", "0"]
 SLOW_KILLED, SLOW_SKIPPED, DONE = (
     "qemu-virt-console_b%d_f16_s0_stream" % b for b in (460800, 230400, 3000000))
 
@@ -63,6 +68,10 @@ def check_errors(out, images):
                                    r"'free'\)"),
         (["--jobs", "0"], r"--jobs and --timeout must be at least 1"),
         (["--images", "/nonexistent"], r"--images /nonexistent: no such folder"),
+        (["--triggers", "3"], r"--triggers 3: valid values: 1, 4, 8, 14"),
+        (["--line", "wire"], r"--line: invalid choice: 'wire' \(choose from 'model', 'device'\)"),
+        (["--line", "device", "--wire-clock", "free"],
+         r"--wire-clock is the wire model's: not with --line device"),
     ]
     for args, want in cases:
         status, text = sweep(args, out, images, [])
@@ -70,19 +79,30 @@ def check_errors(out, images):
             fail("%s: want exit 2 and /%s/, got exit %d" % (" ".join(args), want, status), text)
         if os.path.exists(out):
             fail("%s: the refusal wrote %s" % (" ".join(args), out), text)
-    res = subprocess.run([sys.executable, SWEEP, "--quick", "--list", "--wire-clock", "free"],
+    res = subprocess.run([sys.executable, SWEEP, "--line", "model", "--quick", "--list",
+                          "--wire-clock", "free"],
                          capture_output=True, text=True, check=False)
     names = res.stdout.split()
     if res.returncode != 0 or len(names) != 6 or not all(n.endswith("_free") for n in names):
         fail("--quick --list --wire-clock free: want 6 points named *_free", res.stdout)
+    res = subprocess.run([sys.executable, SWEEP, "--list", "--line", "model", "--backends",
+                          "async", "--bauds",
+                          "115200", "--cpus", "3", "--fifos", "1,16", "--triggers", "1,8"],
+                         capture_output=True, text=True, check=False)
+    want = ["qemu-virt-async_b115200_f1_s3_stream", "qemu-virt-async_b115200_f16_s3_stream",
+            "qemu-virt-async_b115200_f16_s3_stream_t8"]
+    if res.stdout.split() != want:
+        fail("--fifos 1,16 --triggers 1,8: want %s (no trigger above the FIFO)" % want,
+             res.stdout)
     print("ok: %d bad arguments refused with exit 2 before any work; --wire-clock free names "
-          "its points *_free" % len(cases))
+          "its points *_free, trigger 8 *_t8, none above the FIFO's depth" % len(cases))
 
 
 def check_parallel(out, images):
     """Two points at -j2 overlap in time (GNU parallel's joblog)."""
-    status, text = sweep(["--backends", "async,console", "--bauds", "3000000", "--fifos", "16",
-                          "--cpus", "3", "-j", "2"], out, images, [])
+    status, text = sweep(["--line", "model", "--backends", "async,console", "--bauds", "3000000",
+                          "--fifos", "16", "--triggers", "1", "--cpus", "3", "-j", "2"],
+                         out, images, [])
     if status != 0:
         fail("want exit 0, got %d" % status, text)
     with open(os.path.join(out, "joblog"), encoding="utf-8") as fh:
@@ -166,7 +186,7 @@ def check_resume(out, images):
 def check_quick(out, images):
     """--quick end to end: its six points complete, then the frontier:
     sweep.md with a row per backend at FIFO 16, and its four plots."""
-    status, text = sweep(["--quick"], out, images, [])
+    status, text = sweep(["--line", "model", "--quick"], out, images, [])
     if "sweep: 6 points in " not in text or "6 complete" not in text:
         fail("--quick: want 6 complete points", text)
     res = subprocess.run([sys.executable, os.path.join(ROOT, "bench/report/report"), "--sweep",
@@ -185,17 +205,52 @@ def check_quick(out, images):
           % status)
 
 
+def check_device(out, images):
+    """--quick --line device end to end: six points on the emulator's line
+    (*_dev, the -nowire images, manifest line=device at the point's baud
+    and FIFO), the frontier headed `line device (bus 80 ns)`, async keeping
+    up at 115200 where the spinning designs lose RX while they send, and no
+    point model-bound (no model in these images)."""
+    status, text = sweep(["--quick", "--line", "device"], out, images, [])
+    if "sweep: 6 points in " not in text or "6 complete" not in text:
+        fail("--quick --line device: want 6 complete points", text)
+    for name in os.listdir(os.path.join(out, "logs")):
+        if name.endswith(".log"):
+            with open(os.path.join(out, "logs", name), "rb") as fh:
+                log = fh.read()
+            m = re.match(r"qemu-virt-\w+_b(\d+)_f(\d+)_s3_stream_dev\.log$", name)
+            if not m or not re.search(rb"line=device line_point=%s/%s " % (
+                    m.group(1).encode(), m.group(2).encode()), log):
+                fail("%s: not a device-line point at its baud and FIFO" % name, text)
+    res = subprocess.run([sys.executable, os.path.join(ROOT, "bench/report/report"), "--sweep",
+                          out], capture_output=True, text=True, check=False)
+    with open(os.path.join(out, "sweep.md"), encoding="utf-8") as fh:
+        md = fh.read()
+    if res.returncode != 0 or "## Frontier: qemu-virt, quick scale, peer stream, rx trigger 1, " \
+            "line device (bus 80 ns)" not in md:
+        fail("report --sweep: exit %d, or no device-line frontier" % res.returncode, md)
+    rows = dict(re.findall(r"^\| (async|console|copier) \| 16 \| ([^|]+) \|$", md, re.M))
+    if not rows.get("async", "").startswith("115200 ") or \
+            not all(rows.get(b, "").startswith("none (115200: RX") for b in ("console", "copier")):
+        fail("frontier rows %r: want async from 115200, console and copier none, RX lost" % rows,
+             md)
+    if "model-bound" in md.split("## Points", 1)[1]:
+        fail("a device-line point is marked model-bound", md)
+    print("ok: --quick --line device ran 6 points on the emulator's line (exit %d); frontier %r"
+          % (status, rows))
+
+
 def main():
     """Run one check in a fresh output folder."""
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--images", required=True)
     p.add_argument("--out", required=True)
-    p.add_argument("check", choices=("errors", "parallel", "resume", "quick"))
+    p.add_argument("check", choices=("errors", "parallel", "resume", "quick", "device"))
     a = p.parse_args()
     shutil.rmtree(a.out, ignore_errors=True)
     {"errors": check_errors, "parallel": check_parallel, "resume": check_resume,
-     "quick": check_quick}[a.check](
+     "quick": check_quick, "device": check_device}[a.check](
         a.out, a.images)
     return 0
 

@@ -36,7 +36,8 @@ class Point:
     fifo: int = 0
     cpu_hz: int = 0
     shift: str = ""
-    setting: tuple = ()  # (board, bench scale, peer, rx trigger, wire clock): never mixed
+    setting: tuple = ()  # (board, bench scale, peer, rx trigger, wire clock or device
+    #                      line): never mixed
     tx: float | None = None
     tx_from: str = ""
     rx_lost: int | None = None
@@ -81,9 +82,10 @@ def refusal(log):
         return "not a log of this benchmark (no board= in its manifest)"
     if man.get("os") == "linux":
         return "a Linux run (uartbench-hosted): no modelled line"
-    wire = man.get("wire_model", "off").split("/")
+    wire = (log.line_point() or "").split("/")
     if len(wire) != 2 or series.uint(wire[0]) is None or series.uint(wire[1]) is None:
-        return "no wire model (wire_model=%s): no baud ladder" % man.get("wire_model", "?")
+        return "no timed line (wire_model=%s, line=%s): no baud ladder" % (
+            man.get("wire_model", "?"), man.get("line", "?"))
     if not series.uint(man.get("cpu_hz", "")):
         return "no CPU clock (cpu_hz=%s: not run under icount)" % man.get("cpu_hz", "?")
     return None
@@ -260,13 +262,15 @@ def load(paths):
             refused.append((path, why))
             continue
         man = log.manifest
-        baud, fifo = man["wire_model"].split("/")
+        baud, fifo = log.line_point().split("/")
+        line = "device (bus %s ns)" % man.get("line_bus_ns", "?") if man.get("line") == "device" \
+            else man.get("wire_clock", "raw")
         point = Point(path=path, name=os.path.basename(path)[:-len(".log")],
                       backend=man.get("backend", "?"), baud=int(baud), fifo=int(fifo),
                       cpu_hz=series.uint(man["cpu_hz"]), shift=man.get("icount_shift", "?"),
                       setting=(man.get("board"), man.get("bench_scale", "unknown"),
                                man.get("peer", "unknown"), man.get("wire_rx_trigger", "?"),
-                               man.get("wire_clock", "raw")))
+                               line))
         judge(point, log)
         points.append(point)
     return points, refused
@@ -285,8 +289,8 @@ def baud_text(baud):
 def setting_text(setting):
     """`qemu-virt, quick scale, peer stream, rx trigger 1` (sweep_md, sweep_plots)."""
     board, scale, peer, trig, clock = setting
-    return "%s, %s scale, peer %s, rx trigger %s, wire clock %s" % (board, scale, peer, trig,
-                                                                   clock)
+    line = "line %s" % clock if clock.startswith("device") else "wire clock %s" % clock
+    return "%s, %s scale, peer %s, rx trigger %s, %s" % (board, scale, peer, trig, line)
 
 
 @dataclass
