@@ -47,7 +47,8 @@ def _series(points):
 
 def _setting_tag(setting, settings):
     """` [full scale]`: what differs between the sweep's settings (_line_name, _heatmap)."""
-    names = ("board %s", "%s scale", "peer %s", "rx trigger %s")
+    names = ("board %s", "%s scale", "peer %s", "rx trigger %s",
+             "line %s" if str(setting[-1]).startswith("device") else "wire clock %s")
     parts = [names[i] % setting[i] for i in range(len(setting))
              if len({s[i] for s in settings}) > 1]
     return " [%s]" % ", ".join(parts) if parts else ""

@@ -14,6 +14,7 @@ from _doctor import at_shift, setv
 SWEEP_DIR = os.path.join(_common.HERE, "data", "sweep")
 PASSING = "async_b115200_f16_s0_stream.log"  # passes every criterion
 FAILING = "async_b12000000_f1_s6_stream.log"  # S32, S33 FAIL overrun-count-mismatch
+DEVICE = "async_b115200_f16_s0_stream_t8_dev.log"  # the emulator's line, trigger 8: passes
 NOWIRE = os.path.join(_common.OURS, "qemu-virt-async-nowire-quick.log")
 BAUDS = (115200, 921600, 3000000, 12000000)
 

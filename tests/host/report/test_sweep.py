@@ -170,9 +170,10 @@ class Frontier(unittest.TestCase):
         self.assertEqual(ladders, {"quick": list(_sweep.BAUDS), "full": [921600]})
 
     def test_no_wire_model_left_out(self):
-        """A log without the wire model is no point: refused with the reason."""
+        """A log on QEMU's instant UART (no wire model, no timed line) is no point:
+    refused with the reason."""
         self.assertEqual([(os.path.basename(p), w.split(" (")[0]) for p, w in self.refused],
-                         [("qemu-virt-async-nowire.log", "no wire model")])
+                         [("qemu-virt-async-nowire.log", "no timed line")])
 
     def test_logs_directly_in_dir(self):
         """find_logs() reads DIR/*.log when DIR has no logs/ folder."""
@@ -186,3 +187,43 @@ class Frontier(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class DeviceLine(unittest.TestCase):
+    """A point on the emulator's line (a -nowire image, line=device): its baud
+    and FIFO from line_point, its own setting, never model-bound."""
+
+    def setUp(self):
+        """The real device-line point (async, 115200/16, trigger 8, 1 GHz)."""
+        self.data = _sweep.base(_sweep.DEVICE)
+
+    def test_device_point(self):
+        """It passes; the setting names the line and the trigger."""
+        points, refused = sweep.load([os.path.join(_sweep.SWEEP_DIR, _sweep.DEVICE)])
+        self.assertEqual(refused, [])
+        p = points[0]
+        self.assertTrue(p.passes(), p.broken)
+        self.assertEqual((p.baud, p.fifo), (115200, 16))
+        self.assertEqual(p.setting[3:], ("8", "device (bus 80 ns)"))
+        self.assertIn("rx trigger 8, line device (bus 80 ns)", sweep.setting_text(p.setting))
+
+    def test_failing_device_point_not_model_bound(self):
+        """Failing on CPU, it is not marked model-bound: the model printed 0 %."""
+        p = _point(setv(self.data, rb"diag=s32-cpu ", "cpu_pct", "99.000"))
+        self.assertEqual(p.shorts(), ["CPU"])
+
+    def test_plots_of_mixed_lines(self):
+        """A folder of model and device points: every plot drawn, the frontier's too."""
+        tmp = tempfile.mkdtemp(prefix="sweep-mixed-")
+        try:
+            for name in (_sweep.PASSING, _sweep.DEVICE):
+                with open(os.path.join(tmp, name), "wb") as fh:
+                    fh.write(_sweep.base(name))
+            res = _sweep._common.run_cli("--sweep", tmp)
+            self.assertEqual(res.returncode, 0, res.stderr)
+            with open(os.path.join(tmp, "sweep.md"), encoding="utf-8") as fh:
+                md = fh.read()
+            self.assertNotIn("not drawn", md)
+            self.assertIn("line device (bus 80 ns)", md)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)

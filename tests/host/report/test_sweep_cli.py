@@ -79,7 +79,7 @@ class SweepReport(unittest.TestCase):
         self.assertIn(cut, notes.split("Incomplete", 1)[1].split("\n", 1)[0])
         self.assertIn("async_b12000000_f1_s6_stream: S32 FAIL overrun-count-mismatch; "
                       "S33 FAIL overrun-count-mismatch.", notes)
-        self.assertIn("Left out: `qemu-virt-async-nowire.log`: no wire model", notes)
+        self.assertIn("Left out: `qemu-virt-async-nowire.log`: no timed line", notes)
         self.assertIn("Non-monotonic: async FIFO 16 at 125 MHz (shift 3) fails at 921600 but "
                       "passes again at 3M; the frontier is 115200.", notes)
         self.assertIn("No log for copier FIFO 16 at 125 MHz (shift 3) at 921600, 12M baud",
