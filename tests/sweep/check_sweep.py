@@ -11,10 +11,10 @@
                                                   its budget), all once the
                                                   image is rebuilt
   check_sweep.py --images DIR --out DIR quick     --quick, then its frontier
-  check_sweep.py --images DIR --out DIR device    --quick on the emulator's
-                                                  line (the images without
-                                                  the wire model), then its
-                                                  frontier
+  check_sweep.py --images DIR --out DIR device    six points on the
+                                                  emulator's line (the
+                                                  images without the wire
+                                                  model), then its frontier
 """
 import argparse
 import json
@@ -206,14 +206,17 @@ def check_quick(out, images):
 
 
 def check_device(out, images):
-    """--quick --line device end to end: six points on the emulator's line
-    (*_dev, the -nowire images, manifest line=device at the point's baud
-    and FIFO), the frontier headed `line device (bus 80 ns)`, async keeping
-    up at 115200 where the spinning designs lose RX while they send, and no
-    point model-bound (no model in these images)."""
-    status, text = sweep(["--quick", "--line", "device"], out, images, [])
+    """--line device end to end: every backend at 460800 and 3 Mbaud, FIFO
+    16, trigger 1, 125 MHz (the spinning designs spin for the line time:
+    at 115200 they take four times the host time), six points on the
+    emulator's line (*_dev, the -nowire images, manifest line=device at the
+    point's baud and FIFO), the frontier headed `line device (bus 80 ns)`,
+    async keeping up at 460800 where the spinning designs lose RX while
+    they send, and no point model-bound (no model in these images)."""
+    status, text = sweep(["--line", "device", "--bauds", "460800,3000000", "--fifos", "16",
+                          "--triggers", "1", "--cpus", "3"], out, images, [])
     if "sweep: 6 points in " not in text or "6 complete" not in text:
-        fail("--quick --line device: want 6 complete points", text)
+        fail("--line device: want 6 complete points", text)
     for name in os.listdir(os.path.join(out, "logs")):
         if name.endswith(".log"):
             with open(os.path.join(out, "logs", name), "rb") as fh:
@@ -230,13 +233,13 @@ def check_device(out, images):
             "line device (bus 80 ns)" not in md:
         fail("report --sweep: exit %d, or no device-line frontier" % res.returncode, md)
     rows = dict(re.findall(r"^\| (async|console|copier) \| 16 \| ([^|]+) \|$", md, re.M))
-    if not rows.get("async", "").startswith("115200 ") or \
-            not all(rows.get(b, "").startswith("none (115200: RX") for b in ("console", "copier")):
-        fail("frontier rows %r: want async from 115200, console and copier none, RX lost" % rows,
-             md)
+    if not rows.get("async", "").startswith("460800 (3M: ") or \
+            not all(rows.get(b, "").startswith("none (460800: RX") for b in ("console", "copier")):
+        fail("frontier rows %r: want async up to 460800, console and copier none, RX lost"
+             % rows, md)
     if "model-bound" in md.split("## Points", 1)[1]:
         fail("a device-line point is marked model-bound", md)
-    print("ok: --quick --line device ran 6 points on the emulator's line (exit %d); frontier %r"
+    print("ok: --line device ran 6 points on the emulator's line (exit %d); frontier %r"
           % (status, rows))
 
 
