@@ -115,13 +115,13 @@ static int rx_begin(struct rx_run *r, uint64_t want, uint32_t seed)
     return 0;
 }
 
-/* Section task: read a stream the guest cannot observe (blind) until all
- * of it came, or the line fell silent after its first byte, or the bound
- * passed (twice its line time after its given start, and a second: the
- * start is on the far end's clock, the bound on this one's). A read
- * returns after a short silence with nothing (the platform's read
- * timeout while the stream is attached). */
-static void rx_read_blind(struct rx_run *r)
+/* Section task (rx_read_all): read a stream the guest cannot observe
+ * (blind) until all of it came, or the line fell silent after its first
+ * byte, or the bound passed (twice its line time after its given start,
+ * and a second: the start is on the far end's clock, the bound on this
+ * one's). A read returns after a short silence with nothing (the
+ * platform's read timeout while the stream is attached). */
+static void read_blind(struct rx_run *r)
 {
     uint64_t bound = r->w.first_ns + 2 * r->want * bench.char_ns + BLIND_SLACK_NS;
 
@@ -138,25 +138,14 @@ static void rx_read_blind(struct rx_run *r)
             break;
         r->got += (uint64_t)n;
     }
-    r->t_end = clock_now_ns();
-    snap(&r->b, false);
-    bench_rx_own_end(r->got);
-    wire_peer_stop();
 }
 
-/* Section task: read until nothing more can come (the far end has sent
- * everything, the modelled FIFO and the RX ring are empty): a blocking
- * read otherwise always returns, as a byte still to be read is in the
- * ring, in the FIFO, or on its way into it. The own-RX phase ends before
- * the stream detaches: bytes from QEMU's line after that are foreign,
- * with their interrupts and instructions. */
-static void rx_read_all(struct rx_run *r)
+/* Section task (rx_read_all): read a modelled stream until nothing more
+ * can come (the far end has sent everything, the modelled FIFO and the RX
+ * ring are empty): a blocking read otherwise always returns, as a byte
+ * still to be read is in the ring, in the FIFO, or on its way into it. */
+static void read_modelled(struct rx_run *r)
 {
-    wire_peer_stats(&r->w);
-    if (r->w.blind) {
-        rx_read_blind(r);
-        return;
-    }
     for (;;) {
         int avail = 1;
         wire_peer_stats(&r->w);
@@ -174,6 +163,18 @@ static void rx_read_all(struct rx_run *r)
         }
         r->got += (uint64_t)n;
     }
+}
+
+/* Section task: read the stream rx_begin attached to its end (blind or
+ * modelled), then close the window. The own-RX phase ends before the
+ * stream detaches: bytes from QEMU's line after that are foreign, with
+ * their interrupts and instructions. */
+static void rx_read_all(struct rx_run *r)
+{
+    if (r->w.blind)
+        read_blind(r);
+    else
+        read_modelled(r);
     r->t_end = clock_now_ns();
     snap(&r->b, false);
     wire_peer_stats(&r->w);

@@ -2,6 +2,7 @@
 that boot QEMU on a chardev of their own): the project's QEMU, the image,
 the line's operating point (the emulator's 16550: --line, --bus-ns,
 --far-end; docs/qemu-line.md), icount."""
+import json
 import os
 import re
 
@@ -23,6 +24,20 @@ STREAM_MAX = 1 << 24
 STREAM_FORMS = ("BYTES@START[:SEED] (BYTES 1..%d, START a virtual time with unit ns, us, ms "
                 "or s, SEED 0..4294967295, default 0; e.g. 65536@2s:7)" % STREAM_MAX)
 UNITS = {"ns": 1, "us": 1000, "ms": 10 ** 6, "s": 10 ** 9}
+
+
+def far_end_log(log):
+    """The far end's ground truth beside serial log `log` (qemu-run's
+    default --far-end-log)."""
+    return os.path.splitext(log)[0] + ".far-end.json"
+
+
+def far_end_streams(path):
+    """The RX streams of a far end's ground truth (one JSON object per
+    line, as QEMU's far end writes them); OSError or ValueError when the
+    file cannot be read as one."""
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
 
 
 def parse_line(text):
@@ -164,8 +179,7 @@ def finish_line_options(p, args, desc):
     """After parsing (args.log set): the far end's log beside the serial
     log, the bus time checked, the QEMU binary (--qemu, qemu.json's, the
     default)."""
-    args.far_end_log = os.path.abspath(args.far_end_log or
-                                       os.path.splitext(args.log)[0] + ".far-end.json")
+    args.far_end_log = os.path.abspath(args.far_end_log or far_end_log(args.log))
     if not 0 <= args.bus_ns <= 10000:
         p.error(f"--bus-ns {args.bus_ns}: valid values 0..10000")
     args.qemu = os.path.abspath(args.qemu or os.environ.get("UARTBENCH_QEMU") or

@@ -51,7 +51,7 @@ int hosted_stream_parse(const char *text, struct hosted_stream *out)
             return -1;
     }
     *out = (struct hosted_stream){ .bytes = bytes, .start_ns = start * units[k].ns,
-                                   .seed = (uint32_t)seed, .text = text };
+                                   .seed = (uint32_t)seed };
     return 0;
 }
 
@@ -93,10 +93,10 @@ void wire_peer_stats(struct wire_rx_stats *out)
     *out = (struct wire_rx_stats){ 0 };
     if (!hosted_stream.bytes)
         return;
-    uint64_t now = clock_now_ns(), far = hosted_far_clock_ns();
-    uint64_t start = hosted_stream.start_ns;
+    uint64_t far = hosted_far_clock_ns();
+    int64_t ahead = far ? (int64_t)(far - clock_now_ns()) : 0;   /* the far end's clock less ours */
+    int64_t start = (int64_t)hosted_stream.start_ns - ahead;
     out->blind = true;
     out->total = hosted_stream.bytes;
-    out->first_ns = !far ? start : far > now ? (start > far - now ? start - (far - now) : 0)
-                                             : start + (now - far);
+    out->first_ns = start > 0 ? (uint64_t)start : 0;
 }

@@ -121,7 +121,6 @@ uint64_t hosted_far_clock_ns(void);
 struct hosted_stream {
     uint64_t bytes, start_ns;
     uint32_t seed;
-    const char *text;           /* as given */
 };
 extern struct hosted_stream hosted_stream;
 /* main: BYTES@START[:SEED] into *out; 0, or -1 when text is not one. */

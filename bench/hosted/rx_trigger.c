@@ -68,12 +68,12 @@ int hosted_rx_trigger_init(const char *want, const char *name_is, char *err, siz
                      "the driver refused it");
             return HOSTED_EXIT_TTY;
         }
-        unsigned got = trig_read(path);
-        if (got != (unsigned)atoi(want)) {
-            snprintf(err, n, "%s%s: %s reads %u after it was set", name_is, want, path, got);
-            return HOSTED_EXIT_TTY;
-        }
     }
     hosted_rx_trigger = trig_read(path);
+    if (want && hosted_rx_trigger != (unsigned)atoi(want)) {
+        snprintf(err, n, "%s%s: %s reads %u after it was set", name_is, want, path,
+                 hosted_rx_trigger);
+        return HOSTED_EXIT_TTY;
+    }
     return 0;
 }

@@ -19,7 +19,6 @@ of the far end but the stream's size, start and seed.
   8250's own trigger in the manifest (8 bytes: a 16550A's), and
   `report --check` clean all the same.
 """
-import json
 import os
 import re
 import sys
@@ -28,61 +27,61 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "tests", "qemu"))
 sys.path.insert(0, os.path.join(ROOT, "bench", "report"))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from qemu_boot import arg_parser, boot, report  # noqa: E402
+from qemu_line import far_end_log, far_end_streams  # noqa: E402
 from uartreport import check, parse  # noqa: E402
 
 QUICK_S32 = 6553        # S32_BYTES / 10 (bench/params.h), seed 32
 
 
-def fields(text, tag):
-    """{key: value} of the first `diag=<tag>` line, {} when there is none."""
-    m = re.search(r"^\s*diag=%s (.*)$" % re.escape(tag), text, re.M)
-    return dict(kv.split("=", 1) for kv in m.group(1).split() if "=" in kv) if m else {}
+def s32_rx(log):
+    """{key: value} of S32's `diag=s32-rx` record, {} when there is none."""
+    recs = log.records("S32", kind="diag", tag="s32-rx")
+    return recs[0].kv if recs else {}
 
 
-def status(text, sid):
+def status(log, sid):
     """(status, reason) of section sid's status line."""
-    m = re.search(r"^\s*section=%s status=(\w+)(?: reason=(\S+))?" % sid, text, re.M)
-    return (m.group(1), m.group(2)) if m else (None, None)
-
-
-def truth(path):
-    """The far end's ground truth of its one stream (qemu-run's JSON lines)."""
-    with open(path) as f:
-        lines = [json.loads(line) for line in f if line.strip()]
-    return lines[0] if len(lines) == 1 else None
+    st = log.statuses.get(sid)
+    return (st.get("status"), st.get("reason")) if st else (None, None)
 
 
 def run(args, tag, stream, more=()):
-    """Boot with the stream (and more boot arguments); (errors, log text, far end's truth)."""
+    """Boot with the stream (and more boot arguments); (errors, log text,
+    parsed log, far end's truth of its one stream)."""
     log = "%s.%s.log" % (args.log, tag)
-    far = log[:-len(".log")] + ".far-end.json"
+    far = far_end_log(log)
     if os.path.exists(far):
         os.unlink(far)
     st, text = boot(args.image_dir, log, timeout=args.timeout,
                     append=["sections=S32,S33", "far_end_stream=" + stream] + list(more),
                     extra=["--line", "115200/16", "--far-end-stream", stream])
     errors = [] if st == 0 or st == 1 else ["%s: qemu-run status %d" % (tag, st)]
-    gt = truth(far) if os.path.exists(far) else None
+    try:
+        streams = far_end_streams(far)
+    except (OSError, ValueError):
+        streams = []
+    gt = streams[0] if len(streams) == 1 else None
     if gt is None:
         errors.append("%s: no single stream in %s" % (tag, far))
-    res = check.check_log(parse.parse_file(log))
+    parsed = parse.parse_file(log)
     errors += ["%s: report --check: %s %s: %s" % (tag, f.section, f.key, f.what)
-               for f in res.findings]
-    return errors, text, gt
+               for f in check.check_log(parsed).findings]
+    return errors, text, parsed, gt
 
 
 def main():
     p = arg_parser(__doc__, 90)
     args = p.parse_args()
-    errors, text, gt = run(args, "late", "%d@1s:32" % QUICK_S32, ["rx_trigger=1"])
+    errors, text, log, gt = run(args, "late", "%d@1s:32" % QUICK_S32, ["rx_trigger=1"])
     if not re.search(r"^\s*wire_rx_trigger=1 rx_trigger_source=sysfs\s*$", text, re.M):
         errors.append("late: rx_trigger=1 is not the manifest's wire_rx_trigger")
-    rx = fields(text, "s32-rx")
-    if status(text, "S32") != ("PASS", None):
-        errors.append("late: S32 is %s %s, not PASS" % status(text, "S32"))
-    if status(text, "S33") != ("SKIPPED", "stream-mismatch"):
-        errors.append("late: S33 is %s %s, not SKIPPED stream-mismatch" % status(text, "S33"))
+    rx = s32_rx(log)
+    if status(log, "S32") != ("PASS", None):
+        errors.append("late: S32 is %s %s, not PASS" % status(log, "S32"))
+    if status(log, "S33") != ("SKIPPED", "stream-mismatch"):
+        errors.append("late: S33 is %s %s, not SKIPPED stream-mismatch" % status(log, "S33"))
     if not re.search(r"^\s*peer=autonomous far_end_stream=%d@1000000000ns:32\s*$" % QUICK_S32,
                      text, re.M):
         errors.append("late: the manifest does not name the stream")
@@ -95,14 +94,14 @@ def main():
         got = {k: rx.get(k) for k in want}
         if got != want or gt["sent"] != QUICK_S32:
             errors.append("late: s32-rx %s, the far end's truth %s" % (got, want))
-    early_errors, early, _ = run(args, "early", "%d@100ms:32" % QUICK_S32)
+    early_errors, early, early_log, _ = run(args, "early", "%d@100ms:32" % QUICK_S32)
     errors += early_errors
     if not re.search(r"^\s*wire_rx_trigger=8 rx_trigger_source=sysfs\s*$", early, re.M):
         errors.append("early: the 8250's own RX trigger (8 bytes) is not in the manifest")
-    got = fields(early, "s32-rx").get("received")
-    if status(early, "S32") != ("INVALID", "foreign-rx") or got == str(QUICK_S32):
+    got = s32_rx(early_log).get("received")
+    if status(early_log, "S32") != ("INVALID", "foreign-rx") or got == str(QUICK_S32):
         errors.append("early: S32 is %s %s with received=%s, not INVALID foreign-rx short of "
-                      "the stream" % (status(early, "S32") + (got,)))
+                      "the stream" % (status(early_log, "S32") + (got,)))
     return report(text + early, errors, "S32 read the far end's own stream: %s received, "
                   "%s lost, crc %s as the far end's; begun early, INVALID"
                   % (rx.get("received"), rx.get("lost"), rx.get("crc_rx")))

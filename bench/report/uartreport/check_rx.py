@@ -60,13 +60,17 @@ def _ground(rec):
     return got
 
 
+def _read_failed(v, rec):
+    """[(reason, key, what)] of a read that failed (_broken, _blind): the
+    section's first check, modelled or blind."""
+    return [("read-errno-%d" % v["read_errno"], rec.tag + ".read_errno",
+             "read() failed with errno %d" % v["read_errno"])] if v["read_errno"] else []
+
+
 def _broken(v, rec, tx, burst):
     """[(reason, key, what)]: the section's own checks that fail, in its order
     (the first one is its reason=); tx, burst: S33's TX record and burst size."""
-    out, name = [], rec.tag + "."
-    if v["read_errno"]:
-        out.append(("read-errno-%d" % v["read_errno"], name + "read_errno",
-                    "read() failed with errno %d" % v["read_errno"]))
+    out, name = _read_failed(v, rec), rec.tag + "."
     total = v["received"] + v["lost"] + (v["dropped"] or 0)
     if total != v["sent"]:
         out.append(("rx-unaccounted", name + "sent", "received + lost + dropped = %d, not "
@@ -144,10 +148,7 @@ def _blind(ctx, sid, rec):
     for key, want in (("crc_delivered", "na"), ("crc_check", "far-end"), ("dropped", "na")):
         if rec.get(key) != want:
             ctx.fail(sid, name + key, "%s, but a blind stream's is %s" % (rec.get(key), want))
-    broken = []
-    if v["read_errno"]:
-        broken.append(("read-errno-%d" % v["read_errno"], name + "read_errno",
-                       "read() failed with errno %d" % v["read_errno"]))
+    broken = _read_failed(v, rec)
     if rec.get("pattern") != "in-order":
         broken.append(("rx-pattern-mismatch", name + "pattern", "a byte read is not the "
                        "stream's, in order"))

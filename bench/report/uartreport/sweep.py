@@ -286,11 +286,19 @@ def baud_text(baud):
     return "%gM" % (baud / 1e6) if baud >= 1000000 and baud % 100000 == 0 else str(baud)
 
 
+def line_text(line):
+    """A setting's last field as text: `line device (bus 80 ns)` on the
+    emulator's line, `wire clock raw|free` on the wire model (setting_text,
+    sweep_plots)."""
+    return "line %s" % line if line.startswith("device") else "wire clock %s" % line
+
+
 def setting_text(setting):
-    """`qemu-virt, quick scale, peer stream, rx trigger 1` (sweep_md, sweep_plots)."""
-    board, scale, peer, trig, clock = setting
-    line = "line %s" % clock if clock.startswith("device") else "wire clock %s" % clock
-    return "%s, %s scale, peer %s, rx trigger %s, %s" % (board, scale, peer, trig, line)
+    """`qemu-virt, quick scale, peer stream, rx trigger 1, wire clock raw`
+    (sweep_md, sweep_plots)."""
+    board, scale, peer, trig, line = setting
+    return "%s, %s scale, peer %s, rx trigger %s, %s" % (board, scale, peer, trig,
+                                                         line_text(line))
 
 
 @dataclass

@@ -11,7 +11,7 @@ import os
 import textwrap
 
 from .plots import MPL_ERROR
-from .sweep import (CPU_MAX_PCT, TX_MIN_PCT, baud_text, clock_text, clocks_in_order,
+from .sweep import (CPU_MAX_PCT, TX_MIN_PCT, baud_text, clock_text, clocks_in_order, line_text,
                     rows_in_order)
 
 DPI, WIDTH_IN = 100, 12
@@ -47,10 +47,9 @@ def _series(points):
 
 def _setting_tag(setting, settings):
     """` [full scale]`: what differs between the sweep's settings (_line_name, _heatmap)."""
-    names = ("board %s", "%s scale", "peer %s", "rx trigger %s",
-             "line %s" if str(setting[-1]).startswith("device") else "wire clock %s")
-    parts = [names[i] % setting[i] for i in range(len(setting))
-             if len({s[i] for s in settings}) > 1]
+    names = ("board %s", "%s scale", "peer %s", "rx trigger %s")
+    parts = [names[i] % setting[i] if i < len(names) else line_text(setting[i])
+             for i in range(len(setting)) if len({s[i] for s in settings}) > 1]
     return " [%s]" % ", ".join(parts) if parts else ""
 
 
