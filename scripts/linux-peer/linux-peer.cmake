@@ -40,15 +40,11 @@ set(LINUX_PEER_ICOUNT_SHIFT 1)   # every QEMU image's default (QEMU_ICOUNT_SHIFT
 
 # The kernel: build-kernel decides in a second whether the cached Image is
 # up to date; the first build unpacks and compiles (about 3 min on two cores).
-# A pool of its own, not the terminal: it builds beside the project's QEMU
-# (which has the terminal), each filling the other's single-threaded steps
-# (unpacking, configuring, linking); its progress lines print when it ends.
-set_property(GLOBAL APPEND PROPERTY JOB_POOLS linux_peer_kernel=1)
 add_custom_target(linux-peer-kernel ALL
   COMMAND ${LINUX_PEER_BUILD} -j ${LINUX_PEER_JOBS}
   BYPRODUCTS ${LINUX_PEER_IMAGE}
   COMMENT "Linux peer: kernel Image (cached in ${LINUX_PEER_DIR}/kernel)"
-  JOB_POOL linux_peer_kernel)
+  USES_TERMINAL)
 
 # linux_peer_run_dir(NAME INIT [DEPENDS targets...] [BOOTARGS key=value...]):
 # linux-peer/NAME with an initramfs whose /init is INIT (a path, or

@@ -73,6 +73,28 @@ def main():
         expect(re.search(r"^compare: boot %s: scripts/qemu-run --image-dir \S+/build/"
                          r"qemu-virt-%s-nowire --log \S+/run-line\.log$" % (b, b), out, re.M),
                "boot %s from its -nowire build on the emulator's line" % b, out)
+    for baud, trig in ((115200, 1), (115200, 8), (3000000, 1), (3000000, 8)):
+        at = "%d-16-%d" % (baud, trig)
+        expect(re.search(r"^compare: boot async-rx-%s: scripts/qemu-run --image-dir \S+/build/"
+                         r"qemu-virt-async-nowire --line %d/16/%d --append sections=S32,S33 "
+                         r"--log \S+/run-rx-%s\.log$" % (at, baud, trig, at), out, re.M),
+               "ours' S32/S33 at %s in a boot of its own" % at, out)
+        for sid in ("s32", "s33"):
+            expect(re.search(r"^compare: boot linux-%s-%s: scripts/qemu-run --kernel \S+ "
+                             r"--initrd \S+ --line %d/16 --append tty=/dev/ttyS0 --append "
+                             r"norandmaps --append baud=%d --append rx_trigger=%d --append "
+                             r"counters=cpuwide --append sections=%s .*--log "
+                             r"\S+/run-line-%s-%s\.log$" % (sid, at, baud, baud, trig,
+                                                            sid.upper(), sid, at), out, re.M),
+                   "Linux's %s at %s: its line, baud and RX trigger, counted CPU-wide"
+                   % (sid, at), out)
+        expect(re.search(r"--rx-point 'qemu-virt async=\S+/run-rx-%s\.log' --rx-point "
+                         r"'linux-6\.1 8250=\S+/run-line-s32-%s\.log\+\S+/run-line-s33-%s"
+                         r"\.log'" % (at, at, at), out),
+               "report: ours and Linux's logs at %s as --rx-point" % at, out)
+    status, out = plan("--wire", "device", "--linux", "--rx-points", "none")
+    expect(status == 0 and "-rx-" not in out and "--rx-point" not in out
+           and "s32-115200" not in out, "--rx-points none: no RX point boots", out)
 
     for args, want in ((("--linux", "--wire", "device", "--board", "qemu-virt-m"),
                         r"--linux: the Linux peer runs on qemu-virt"),
@@ -82,14 +104,17 @@ def main():
                        (("--backends", "async,polled"), r"--backends polled: valid values: "
                         r"async, console, copier"),
                        (("--backends", "console", "--baseline", "async"), r"--baseline async "
-                        r"is not one of --backends")):
+                        r"is not one of --backends"),
+                       (("--linux", "--wire", "device", "--rx-points", "3000000/16"),
+                        r"--rx-points 3000000/16: want BAUD/FIFO/RXTRIG points"),
+                       (("--linux", "--wire", "device", "--rx-points", "115200/16/16"),
+                        r"--rx-points 115200/16/16: want BAUD/FIFO/RXTRIG")):
         status, out = plan(*args)
         expect(status == 2 and re.search(want, out), "%s: want exit 2 and /%s/" %
                (" ".join(args), want), out)
         expect("build preset" not in out, "%s: refused after planning" % " ".join(args), out)
-    print("ok: default, --wire off --linux --no-starryos and --wire device --linux plans; 5 "
-          "refusals "
-          "with exit 2")
+    print("ok: default, --wire off --linux --no-starryos and --wire device --linux plans (with "
+          "and without RX points); 7 refusals with exit 2")
     return 0
 
 

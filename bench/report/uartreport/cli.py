@@ -42,7 +42,7 @@ plots and an appendix (payload CRCs, raw records, S43 text histogram, notes).
 tables (one column per LOG): runs; boot-time figures (StarryOS [BENCH] lines,
 S05/S06); TX line rate S10-S14 (bytes/s, true line rate %); TX latency S20/S21
 (P50, P99, max in ms and character times = 10/baud s, P99/P50); RX status
-S30/S31; RX on the modelled line S32/S33 (bytes read, lost and dropped, CRC,
+S30/S31; RX on the line S32/S33 (bytes read, lost and dropped, CRC,
 instructions per byte, CPU %, line rates; a finding line per design that
 loses RX bytes); per-section status; TX counters S40; S41 median instructions, cycles
 per byte and CPU use %; S42 overlap efficiency; S43 sleep overshoot idle and
@@ -151,6 +151,10 @@ def build_parser():
     p.add_argument("--label", metavar="NAME", action="append", default=[],
                    help="column name of the n-th LOG (repeat in LOG order); default: from "
                         "the manifest (board/backend/wire-model, or starryos-<target>)")
+    p.add_argument("--rx-point", metavar="LABEL=LOG", action="append", default=[],
+                   help="a log of S32/S33 at another operating point (LOG may join boots "
+                        "with '+'), shown only in a table of its point (line and RX trigger) "
+                        "under the RX table, ratios against the point's first log; repeat")
     p.add_argument("--baseline", metavar="LABEL_OR_INDEX",
                    help="ratios value / value of this log inside the cells: a column label "
                         "or a 1-based LOG index (default: the first console-backend log)")
@@ -180,21 +184,31 @@ def _baseline(choice, labels, parser):
     return None
 
 
+def _read(path):
+    """The Log of one LOG argument, its parse warnings printed; called by main()."""
+    log = merge.parse_column(path)
+    for line, message in log.warnings:
+        where = "%s:%d" % (path, line) if line else path
+        print("%s: warning: %s" % (where, message), file=sys.stderr)
+    return log
+
+
 def main(argv=None):
     """Run the tool; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.sweep is not None:
-        if args.logs or args.check or args.label or args.baseline:
-            parser.error("--sweep DIR reads the logs of DIR: no LOG, --check, --label "
-                         "or --baseline")
+        if args.logs or args.check or args.label or args.baseline or args.rx_point:
+            parser.error("--sweep DIR reads the logs of DIR: no LOG, --check, --label, "
+                         "--baseline or --rx-point")
         from . import sweep
         return sweep.main(args.sweep, args.output, parser.error)
     if not args.logs:
         parser.error("the following arguments are required: LOG")
     if args.check:
-        if args.output or args.label or args.baseline:
-            parser.error("--check writes no report: -o, --label and --baseline do not apply")
+        if args.output or args.label or args.baseline or args.rx_point:
+            parser.error("--check writes no report: -o, --label, --baseline and --rx-point "
+                         "do not apply")
         return check.main(args.logs)
     if not args.output:
         parser.error("the following arguments are required: -o/--output (or use --check)")
@@ -207,13 +221,21 @@ def main(argv=None):
     if not os.access(args.output, os.W_OK):
         parser.error("output directory %s is not writable" % args.output)
 
-    logs = []
-    for path in args.logs:
-        log = merge.parse_column(path)
-        for line, message in log.warnings:
-            where = "%s:%d" % (path, line) if line else path
-            print("%s: warning: %s" % (where, message), file=sys.stderr)
-        logs.append(log)
+    points = []
+    for arg in args.rx_point:
+        label, sep, path = arg.partition("=")
+        if not sep or not label or not path:
+            parser.error("--rx-point %r: want LABEL=LOG" % arg)
+        points.append((label, path))
+    logs = [_read(path) for path in args.logs]
+    rx_points = []
+    for label, path in points:
+        log = _read(path)
+        if not log.usable():
+            print("%s: warning: nothing usable in this log, left out" % log.path,
+                  file=sys.stderr)
+            continue
+        rx_points.append((recompute.analyze(log), label))
     labels = [args.label[i] if i < len(args.label) else log.label for i, log in enumerate(logs)]
     kept = [(log, lb) for log, lb in zip(logs, labels) if log.usable()]
     for log, lb in zip(logs, labels):
@@ -230,7 +252,7 @@ def main(argv=None):
         for flag in an.flags:
             print("%s: flag: %s" % (an.log.path, flag), file=sys.stderr)
     try:
-        path = report.write(analyses, labels, args.output, base)
+        path = report.write(analyses, labels, args.output, base, rx_points)
     except OSError as exc:
         print("report: error: cannot write report: %s" % exc, file=sys.stderr)
         return 1

@@ -24,6 +24,8 @@ INTRO = {
               "CRC check far-end: a stream the program read blind (peer autonomous: QEMU's "
               "far end started it by itself), its loss counted from the pattern and its "
               "CRC held against the far end's log outside the program.",
+    "rxpoint": "The same sections at more operating points (`report --rx-point`), a table "
+               "each: ratios against the table's first column.",
     "status": "Per-section status lines (`section=Sxx status=... [reason=]`); INVALID: the "
               "line was not quiet (foreign RX bytes arrived), the section's figures are "
               "marked and not trustworthy, but it is not a failure.",
@@ -55,7 +57,7 @@ GROUPS = (
     ("Timers: how late does a sleeping task wake while the UART sends?",
      (("Timer wake-up overshoot (S43)", "s43", tables.s43_rows, True),)),
     ("RX: does each design receive everything?",
-     (("RX on the modelled line (S32, S33)", "rxline", tables_rx.rx_line_rows, True),)),
+     (("RX on the line (S32, S33)", "rxline", tables_rx.rx_line_rows, True),)),
     ("Runs: what ran where, and did every section pass?",
      (("Runs", None, runs.runs_rows, False),
       ("Section status", "status", tables.status_rows, False))),
@@ -76,8 +78,9 @@ def default_baseline(ans):
                  and an.log.manifest.get("backend") == "console"), None)
 
 
-def build(ans, labels, outdir, baseline=None):
-    """Write plots and return the Markdown text of the report; called by write()."""
+def build(ans, labels, outdir, baseline=None, rx_points=()):
+    """Write plots and return the Markdown text of the report; called by
+    write(). rx_points: (analysis, label) of the --rx-point logs."""
     if baseline is None:
         baseline = default_baseline(ans)
     out = ["# UART driver benchmark report", ""]
@@ -102,6 +105,8 @@ def build(ans, labels, outdir, baseline=None):
         out.append("")
         for title, intro, func, ratios in group:
             out.extend(_table(ans, labels, baseline, heads, title, intro, func, ratios))
+            if func is tables_rx.rx_line_rows and rx_points:
+                out.extend(_rx_points(rx_points))
     out.extend(_plots(ans, labels, outdir))
     out.extend(appendix.section(ans, labels, baseline))
     return "\n".join(out) + "\n"
@@ -132,6 +137,18 @@ def _table(ans, labels, baseline, heads, title, intro, func, ratios):
     return out + [""]
 
 
+def _rx_points(rx_points):
+    """The --rx-point tables: one per operating point, ratios against its
+    first column; called by build()."""
+    out = []
+    for i, (title, p_ans, p_labels) in enumerate(tables_rx.point_groups(
+            [a for a, _ in rx_points], [lb for _, lb in rx_points])):
+        heads = [runs.header(lb, an.log) for an, lb in zip(p_ans, p_labels)]
+        out.extend(_table(p_ans, p_labels, 0 if len(p_ans) > 1 else None, heads, title,
+                          "rxpoint" if i == 0 else None, tables_rx.rx_line_rows, True))
+    return out
+
+
 def _plots(ans, labels, outdir):
     """Plot section: links to the PNGs written, reasons for the others; called by build()."""
     out = ["## Plots", ""]
@@ -147,10 +164,10 @@ def _plots(ans, labels, outdir):
     return out
 
 
-def write(ans, labels, outdir, baseline=None):
+def write(ans, labels, outdir, baseline=None, rx_points=()):
     """Write outdir/report.md, outdir/report.html and the plots; returns the
     Markdown's path; called by cli.py."""
-    text = build(ans, labels, outdir, baseline)
+    text = build(ans, labels, outdir, baseline, rx_points)
     path = os.path.join(outdir, "report.md")
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(text)

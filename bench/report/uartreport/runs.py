@@ -1,7 +1,7 @@
 """What each log ran at, and which comparisons that makes doubtful.
 
 Figures compare only between runs at the same CPU clock, icount shift, wire
-model and bench scale (RX on the modelled line: RX trigger and peer too).
+model and bench scale (RX on the line: RX trigger and peer too).
 point() reads them from a manifest ("unknown" when a log does not say);
 header() puts them under each column's label; mark() marks the table
 rows that compare logs run at different (or unknown)
@@ -15,7 +15,7 @@ from . import series
 from .tables import Cell, Row
 
 POINT = ("CPU clock", "icount shift", "wire model", "bench scale")
-# The RX side of the point (figures of RX on the modelled line compare only within it).
+# The RX side of the point (figures of RX on the line compare only within it).
 RX_POINT = ("rx trigger", "peer")
 DIFFERS = "◇"
 INVALID = "§"

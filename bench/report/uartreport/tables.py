@@ -3,7 +3,7 @@
 Each *_rows(analyses) function returns a list of Row; markdown.render() turns
 rows into a Markdown table (ratios to a baseline inside the cells). Called by
 report.py, headline.py and appendix.py (the Runs table is in runs.py, the
-table of RX on the modelled line in tables_rx.py).
+table of RX on the line in tables_rx.py).
 """
 
 from dataclasses import dataclass, field

@@ -1,10 +1,11 @@
-"""The table of RX on the modelled line (S32, S33) and its findings.
+"""The table of RX on the line (S32, S33) and its findings.
 
 rx_line_rows(analyses) gives the rows of report.py's "RX on the modelled
 line" table (one column per log, as tables.py's), rx_line_notes() the lines
 under it: a design that loses, drops or corrupts RX bytes is a finding of
 that design, said in words. The figures are those the sections print
-(report --check recomputes them, check_rx.py).
+(report --check recomputes them, check_rx.py). point_groups() sorts the
+logs of `report --rx-point` into one table per operating point.
 """
 
 from . import runs
@@ -44,6 +45,24 @@ def rx_point(log):
     point = runs.point(log)
     return "wire %s, rx trigger %s, peer %s" % (point["wire model"], point["rx trigger"],
                                                 point["peer"])
+
+
+def point_key(log):
+    """(line, RX trigger) of a log's RX sections: the device line's point
+    (`line_point`) or the wire model's, and `wire_rx_trigger`."""
+    man = log.manifest
+    line = man.get("line_point") if man.get("line") == "device" else man.get("wire_model")
+    return (line or "unknown", man.get("wire_rx_trigger") or "unknown")
+
+
+def point_groups(ans, labels):
+    """[(title, analyses, labels)]: the logs at one (line, RX trigger), in
+    the order their first log came; called by report.py for --rx-point."""
+    groups = {}
+    for an, label in zip(ans, labels):
+        groups.setdefault(point_key(an.log), []).append((an, label))
+    return [("RX at %s, RX trigger %s (S32, S33)" % key, [a for a, _ in g], [lb for _, lb in g])
+            for key, g in groups.items()]
 
 
 def _status(log, sid):

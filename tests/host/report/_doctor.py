@@ -31,7 +31,10 @@ PEER_OFF = "qemu-virt-async-rx-peer-off.log"  # peer=off: S32, S33 SKIPPED
 # uartbench-hosted on the Linux peer, sections=S32,S33, the far end's own
 # stream far_end_stream=6553@1s:32: S32 read blind, S33 SKIPPED stream-mismatch
 BLIND = "linux-rx-blind-quick.log"
-RX_LOGS = (ASYNC_RX, CONSOLE_RX, COPIER_RX, PEER_OFF, BLIND)
+# The async image without the wire model on the emulator's line,
+# --line 115200/16/1, sections=S32,S33, quick scale
+LINE_RX = "qemu-virt-async-line-rx-115200-16-1.log"
+RX_LOGS = (ASYNC_RX, CONSOLE_RX, COPIER_RX, PEER_OFF, BLIND, LINE_RX)
 REAL = (ASYNC, CONSOLE, COPIER, NOWIRE, FAULT_S10, FAULT_S13) + RX_LOGS
 HEADER_RE = rb"^=== \[(S\d\d)\] "
 WITNESS_RE = rb"  payload-begin=(%s)\r\n(?s:(.*?))\r\n  payload-end=\1 [^\r\n]*\r\n"

@@ -1,4 +1,4 @@
-"""The report's table of RX on the modelled line (S32, S33): one column per
+"""The report's table of RX on the line (S32, S33): one column per
 log with the figures the sections print, SKIPPED with its reason, a finding
 line per design that loses RX bytes, the RX side of the operating point in
 the column headers and in the comparison marks."""
@@ -120,7 +120,7 @@ class RxTable(unittest.TestCase):
             self.assertEqual(res.returncode, 0, res.stderr)
             with open(os.path.join(out, "report.md"), encoding="utf-8") as fh:
                 text = fh.read()
-        self.assertIn("## RX on the modelled line (S32, S33)", text)
+        self.assertIn("## RX on the line (S32, S33)", text)
         loss = value(self.data[2], rb"diag=s33-cpu ", "loss_pct")
         # the console log is the default baseline: ratios to its figure inside the cells
         losses = [value(d, rb"diag=s33-cpu ", "loss_pct") for d in self.data[:3]]
