@@ -241,7 +241,9 @@ static enum bench_status rx_report(const char *tag, struct rx_run *r)
  * the records of a modelled one (what the guest cannot know is `na`):
  * its loss counted from the pattern alone, what the far end sent and
  * delivered is checked outside, against its ground truth (crc_check=
- * far-end). FAIL when a byte read is not the stream's in order, or when
+ * far-end), its instructions `not-available` where the platform's
+ * instruction counter does not count (cpu_counter_missing). FAIL when a
+ * byte read is not the stream's in order, or when
  * the stream's head was gone before the section read (it began early:
  * the first bytes into an empty FIFO cannot overrun). */
 static enum bench_status rx_report_blind(const char *tag, struct rx_run *r, uint32_t seed)
@@ -249,7 +251,8 @@ static enum bench_status rx_report_blind(const char *tag, struct rx_run *r, uint
     struct pattern_trace t = pattern_follow(rx_store, r->got, seed, r->want);
     uint64_t insns = r->b.instret - r->a.instret - (r->b.acct.idle.instret - r->a.acct.idle.instret);
     uint64_t busy_ppm = cpu_busy_ppm(&r->a.acct, &r->b.acct, r->b.cycles - r->a.cycles);
-    char a[24], b[24], c[24], d[24];
+    const char *missing = cpu_counter_missing(CPU_COUNTER_INSTRET);
+    char a[24], b[24], c[24], d[24], e[24];
 
     printf("  diag=%s-rx sent=%llu received=%llu lost=%llu dropped=na overruns_model=na "
            "overruns_driver=na crc_rx=0x%08lx crc_delivered=na crc_check=far-end accounted=1 "
@@ -257,11 +260,14 @@ static enum bench_status rx_report_blind(const char *tag, struct rx_run *r, uint
            U(r->want), U(r->got), U(r->want - r->got),
            (unsigned long)crc32_update(0, rx_store, r->got), r->err, U(t.gaps), U(t.first),
            t.in_order ? "in-order" : "MISMATCH");
-    printf("  diag=%s-cpu window_ns=%llu rx_line_rate_pct=%s instructions=%llu "
+    snprintf(e, sizeof e, "%llu", U(insns));
+    printf("  diag=%s-cpu window_ns=%llu rx_line_rate_pct=%s instructions=%s "
            "instructions_per_byte=%s cpu_pct=%s rx_irqs=na rx_irqs_per_byte=na loss_pct=%s "
            "model_instructions=0 model_cpu_pct=0.000", tag, U(r->t_end - r->t0),
-           ratio3(a, sizeof a, r->got * bench.char_ns * 100, r->t_end - r->t0), U(insns),
-           ratio3(b, sizeof b, insns, r->got), bench_milli(c, sizeof c, busy_ppm / 10),
+           ratio3(a, sizeof a, r->got * bench.char_ns * 100, r->t_end - r->t0),
+           missing ? "not-available" : e,
+           missing ? "not-available" : ratio3(b, sizeof b, insns, r->got),
+           bench_milli(c, sizeof c, busy_ppm / 10),
            ratio3(d, sizeof d, (r->want - r->got) * 100, r->want));
     cpu_print_window(&r->a.acct, &r->b.acct, r->got);
     printf("\n");

@@ -19,6 +19,9 @@ FIGURES = (
     ("S32", "rx", "dropped", "dropped (RX ring full)"),
     ("S32", "rx", "crc_check", "CRC check"),
     ("S32", "cpu", "instructions_per_byte", "instructions per received byte"),
+    # a Linux run's whole CPU (counters=cpuwide: every process, the kernel, idle)
+    ("S32", "cpu", "cpuwide_instructions_per_byte",
+     "instructions per received byte, whole CPU (idle included)"),
     ("S32", "cpu", "cpu_pct", "CPU %"),
     ("S32", "cpu", "model_cpu_pct", "model CPU %"),
     ("S32", "cpu", "rx_irqs_per_byte", "RX irqs per byte"),
