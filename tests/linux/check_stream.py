@@ -12,12 +12,14 @@ of the far end but the stream's size, start and seed.
   stream-mismatch; the manifest names the stream (peer=autonomous
   far_end_stream=...) and the RX trigger the boot argument rx_trigger=1
   set in the 8250's sysfs (wire_rx_trigger=1 rx_trigger_source=sysfs);
-  `report --check` clean;
+  `report --check` clean; the process's instructions counted;
 - a stream that starts before the section reads (START 100 ms, while
   /init starts): the bytes before the section's window are foreign to it,
   S32 INVALID reason=foreign-rx with less than the stream read, the
   8250's own trigger in the manifest (8 bytes: a 16550A's), and
-  `report --check` clean all the same.
+  `report --check` clean all the same; counted CPU-wide (counters=cpuwide:
+  the process's counter busy), S32's instructions not-available and the
+  CPU's instructions per byte printed.
 """
 import os
 import re
@@ -38,6 +40,12 @@ QUICK_S32 = 6553        # S32_BYTES / 10 (bench/params.h), seed 32
 def s32_rx(log):
     """{key: value} of S32's `diag=s32-rx` record, {} when there is none."""
     recs = log.records("S32", kind="diag", tag="s32-rx")
+    return recs[0].kv if recs else {}
+
+
+def s32_cpu(log):
+    """{key: value} of S32's `diag=s32-cpu` record, {} when there is none."""
+    recs = log.records("S32", kind="diag", tag="s32-cpu")
     return recs[0].kv if recs else {}
 
 
@@ -94,7 +102,11 @@ def main():
         got = {k: rx.get(k) for k in want}
         if got != want or gt["sent"] != QUICK_S32:
             errors.append("late: s32-rx %s, the far end's truth %s" % (got, want))
-    early_errors, early, early_log, _ = run(args, "early", "%d@100ms:32" % QUICK_S32)
+    cpu = s32_cpu(log)
+    if not re.fullmatch(r"[1-9]\d*", cpu.get("instructions", "")):
+        errors.append("late: the process's instructions in s32-cpu: %s" % cpu)
+    early_errors, early, early_log, _ = run(args, "early", "%d@100ms:32" % QUICK_S32,
+                                            ["counters=cpuwide"])
     errors += early_errors
     if not re.search(r"^\s*wire_rx_trigger=8 rx_trigger_source=sysfs\s*$", early, re.M):
         errors.append("early: the 8250's own RX trigger (8 bytes) is not in the manifest")
@@ -102,6 +114,12 @@ def main():
     if status(early_log, "S32") != ("INVALID", "foreign-rx") or got == str(QUICK_S32):
         errors.append("early: S32 is %s %s with received=%s, not INVALID foreign-rx short of "
                       "the stream" % (status(early_log, "S32") + (got,)))
+    cpu = s32_cpu(early_log)
+    if cpu.get("instructions") != "not-available" or \
+            cpu.get("instructions_per_byte") != "not-available" or \
+            not re.fullmatch(r"\d+\.\d\d", cpu.get("cpuwide_instructions_per_byte", "")):
+        errors.append("early (counters=cpuwide): s32-cpu wants the process's instructions "
+                      "not-available and the CPU's per byte: %s" % cpu)
     return report(text + early, errors, "S32 read the far end's own stream: %s received, "
                   "%s lost, crc %s as the far end's; begun early, INVALID"
                   % (rx.get("received"), rx.get("lost"), rx.get("crc_rx")))

@@ -8,7 +8,10 @@ import tempfile
 import unittest
 
 import _common
-from _doctor import ASYNC, ASYNC_RX, BLIND, LINE_RX, real, value
+from _doctor import ASYNC, ASYNC_RX, BLIND, LINE_RX, real, setv, value
+from uartreport import tables_rx
+from uartreport.parse import parse_bytes
+from uartreport.recompute import analyze
 
 POINT_1 = "### RX at 115200/16, RX trigger 1 (S32, S33)"
 
@@ -71,6 +74,21 @@ class RxPoints(unittest.TestCase):
             if not title.startswith("### RX at "):
                 self.assertNotIn("ours 3M", table, title)
                 self.assertNotIn("| linux", table, title)
+
+    def test_cpu_wide_row(self):
+        """A Linux run counted CPU-wide (counters=cpuwide): its process's figure
+        not-available, the CPU's in a row of its own; no such row without it."""
+        data = real(BLIND)
+        for key in ("instructions", "instructions_per_byte"):
+            data = setv(data, rb"  diag=s32-cpu ", key, "not-available")
+        data = setv(data, rb"  diag=s32-cpu ", "cpuwide_instructions_per_byte", "1427.79")
+        ans = [analyze(parse_bytes(d, n)) for d, n in ((real(LINE_RX), LINE_RX), (data, BLIND))]
+        rows = {r.label: [c.text for c in r.cells] for r in tables_rx.rx_line_rows(ans)}
+        self.assertEqual(rows["S32 instructions per received byte, whole CPU (idle included)"],
+                         ["", "1427.79"])
+        self.assertEqual(rows["S32 instructions per received byte"][1], "not-available")
+        self.assertNotIn("S32 instructions per received byte, whole CPU (idle included)",
+                         [r.label for r in tables_rx.rx_line_rows(ans[:1])])
 
     def test_bad_forms(self):
         """No LABEL=LOG, or --rx-point with --check: usage error, exit 2."""
