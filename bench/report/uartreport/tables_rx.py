@@ -1,7 +1,7 @@
 """The table of RX on the line (S32, S33) and its findings.
 
-rx_line_rows(analyses) gives the rows of report.py's "RX on the modelled
-line" table (one column per log, as tables.py's), rx_line_notes() the lines
+rx_line_rows(analyses) gives the rows of report.py's "RX on the line"
+table (one column per log, as tables.py's), rx_line_notes() the lines
 under it: a design that loses, drops or corrupts RX bytes is a finding of
 that design, said in words. The figures are those the sections print
 (report --check recomputes them, check_rx.py). point_groups() sorts the
