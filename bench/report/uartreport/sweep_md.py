@@ -6,8 +6,8 @@ sweep.py, the plots' file names from sweep_plots.write_all().
 
 import os
 
-from .sweep import (CPU_MAX_PCT, MODEL_BOUND_PCT, SECTIONS, TX_MIN_PCT, baud_text,
-                    clock_text, clocks_in_order, rows_in_order, setting_text)
+from .sweep import CPU_MAX_PCT, MODEL_BOUND_PCT, SECTIONS, TX_MIN_PCT, clock_text, setting_text
+from .sweep_frontier import baud_text, clocks_in_order, rows_in_order
 
 CELL_HELP = (
     "Cell: the highest baud of the tested ladder up to which every point passes, then "

@@ -11,8 +11,8 @@ import os
 import textwrap
 
 from .plots import MPL_ERROR
-from .sweep import (CPU_MAX_PCT, TX_MIN_PCT, baud_text, clock_text, clocks_in_order, line_text,
-                    rows_in_order)
+from .sweep import CPU_MAX_PCT, TX_MIN_PCT, clock_text, line_text
+from .sweep_frontier import baud_text, clocks_in_order, rows_in_order
 
 DPI, WIDTH_IN = 100, 12
 STYLES = ("-", "--", ":", "-.")
