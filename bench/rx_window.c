@@ -25,16 +25,24 @@ struct rx_snap { uint64_t bytes, irqs, insns; };
 static struct rx_snap win0, own0, own_phase;   /* own_phase: irqs, insns; declared bytes */
 static uint64_t found, flushed;
 
-/* Section task or runner: RX totals since boot (zero on the console). */
+/* Section task or runner: RX totals since boot (zero on the console).
+ * The counters and the account are two reads an RX interrupt can fall
+ * between; they are taken again until the interrupt count is the same
+ * after the account as before it, so both hold the same interrupts. */
 static void snap(struct rx_snap *s)
 {
-    struct uart_counters c;
+    struct uart_counters c, again;
     struct cpu_totals t;
 
     *s = (struct rx_snap){ 0 };
-    if (!bench.async || ioctl(bench.fd, UART_IOC_GET_COUNTERS, &c) != 0)
+    if (!bench.async || ioctl(bench.fd, UART_IOC_GET_COUNTERS, &again) != 0)
         return;
-    cpu_acct_read(&t);
+    do {
+        c = again;
+        cpu_acct_read(&t);
+        if (ioctl(bench.fd, UART_IOC_GET_COUNTERS, &again) != 0)
+            return;
+    } while (again.rx_irqs != c.rx_irqs);
     *s = (struct rx_snap){ c.rx_bytes + c.rx_dropped, c.rx_irqs, t.rx.instret };
 }
 
