@@ -24,8 +24,8 @@ static const struct {
     { "writers", selftest_writers },         { "smp", selftest_smp },
 };
 
-/* Main task (kmain): the self-test, or every selected section; returns
- * the exit status. */
+/* Main task (kmain, as the image's KERNEL_APP): the self-test, or every
+ * selected section; returns the exit status. */
 int bench_main(void)
 {
     char name[24];
@@ -42,3 +42,4 @@ int bench_main(void)
     printf("selftest=%s status=FAIL reason=unknown-selftest\n", name);
     return 1;
 }
+KERNEL_APP(bench_main);

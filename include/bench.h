@@ -39,8 +39,8 @@ struct bench_env {
 
 extern struct bench_env bench;
 
-/* Boot task (kmain): the self-test selftest= names, or the benchmark;
- * returns the exit status (bench/selftests.c). */
+/* Boot task (kmain, through KERNEL_APP): the self-test selftest= names,
+ * or the benchmark; returns the exit status (bench/selftests.c). */
 int bench_main(void);
 /* Boot task: run every section in order, print the summary line, return
  * the number of failed sections (the exit status). */

@@ -48,6 +48,18 @@ void console_flush_polled(void);
 /* Task context: push out a partial line of stdio output. */
 void console_flush(void);
 
+/* The application: what kmain runs in its task once the kernel, the
+ * driver and the console are up; its return is the run's exit status.
+ * An image names exactly one with KERNEL_APP(fn) (the linker checks);
+ * the kernel knows no application by name. */
+struct kernel_app {
+    const char *name;
+    int (*main)(void);
+};
+#define KERNEL_APP(fn)                                                   \
+    static const struct kernel_app kernel_app_##fn                       \
+        __attribute__((used, section(".kernel_app"))) = { #fn, fn }
+
 /* Boot: the C entry point, called by _start. */
 _Noreturn void kmain(unsigned long hartid, const void *fdt);
 

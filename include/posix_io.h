@@ -175,12 +175,10 @@ void posix_io_get_stats(struct posix_io_stats *out);
  * posix_io_init disarms it. */
 void posix_io_fault_write(int after, int err);
 
-/* The kernel's console (stdio's lines, the panic report): n bytes with
- * '\n' as "\r\n" whatever the device's termios (the log is read as a
- * terminal's). Task: through the driver, blocking. Any context: polled
- * (before the driver is up, interrupts masked). */
+/* Task (stdio's lines): n bytes with '\n' as "\r\n" whatever the
+ * device's termios (the log is read as a terminal's), through the
+ * driver, blocking. */
 void posix_console_out(const char *s, size_t n);
-void posix_console_polled(const char *s, size_t n);
 
 /* Internal to src/io (posix.c, posix_tty.c, onlcr.c), not for callers. */
 ssize_t posix_be_put(const void *p, size_t n, bool nonblock);

@@ -1,5 +1,6 @@
 /* The UART driver behind /dev/console, as the POSIX layer (src/io) and the
- * kernel (panic, exit) see it: the tty core's entry points. Which design
+ * boot (kmain) see it: the tty core's entry points; the kernel's panic and
+ * exit see only the console sink it registers (console.h). Which design
  * does the work is the image's TX engine (BACKEND=async, console, ...),
  * which UART IP its lower half (the board's); src/drivers/uart/uart_port.h
  * draws the layers.
@@ -104,11 +105,6 @@ int uart_be_set_loopback(bool on);
 /* Any context, even a panic with interrupts masked: push everything
  * still queued out through the polled path. */
 void uart_be_flush_polled(void);
-/* Any context, panic included: one byte out, polling. */
-void uart_be_putc_polled(char ch);
-/* Any context (exit, panic): wait until the transmitter is idle, polling,
- * at most max_ns. */
-void uart_be_wait_idle(uint64_t max_ns);
 
 /* A CPU sub-account of the design (a phase of its work, e.g. the
  * copier's slow poll): instructions charged to it since boot. */

@@ -57,10 +57,11 @@ if(DEFINED BOARD_QEMU_MACHINE)
             ${CMAKE_BINARY_DIR}/run.log -o ${CMAKE_BINARY_DIR}/report
     USES_TERMINAL
     COMMENT "Report of run.log in ${CMAKE_BINARY_DIR}/report")
-  # Every backend of this board at full scale, one report (scripts/compare);
-  # this image's run.log is reused when it is complete.
+  # Every backend of this board at full scale on this image's line, one
+  # report (scripts/compare); this image's run.log is reused when complete.
   add_custom_target(compare
-    COMMAND ${REPORT_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/compare --board ${BOARD} --reuse
+    COMMAND ${REPORT_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/compare --board ${BOARD} --wire ${_line}
+            --reuse
     DEPENDS qemu USES_TERMINAL
     COMMENT "Every backend of ${BOARD}: build, boot, one report in build/compare")
   # The images without the wire model beside the Linux 8250 peer running

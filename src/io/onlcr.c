@@ -1,7 +1,7 @@
 /* Output processing: ONLCR, '\n' out as "\r\n", the one place it is done.
  * write and writev use it when the device's termios asks for it
- * (OPOST|ONLCR); the kernel's console (stdio, panic) always, since the log
- * is read as a terminal's, through the driver or polled. */
+ * (OPOST|ONLCR); stdio's lines always, since the log is read as a
+ * terminal's (the kernel's polled console sink does its own). */
 #include <stdbool.h>
 #include "posix_io.h"
 
@@ -114,20 +114,6 @@ void posix_console_out(const char *s, size_t n)
                 break;                   /* nothing to wait for: the line is lost */
             off += (size_t)r;
         }
-        s += k, n -= k;
-    }
-}
-
-/* Any context (before the driver is up; the panic report, interrupts
- * masked): n bytes with ONLCR, polled, through a small buffer. */
-void posix_console_polled(const char *s, size_t n)
-{
-    char buf[16];
-    bool skip_cr = false;
-    while (n) {
-        size_t k, len = onlcr_fill(s, n, buf, sizeof buf, &skip_cr, &k);
-        for (size_t j = 0; j < len; j++)
-            uart_be_putc_polled(buf[j]);
         s += k, n -= k;
     }
 }

@@ -1,9 +1,12 @@
 /* picolibc stdio on the console: stdout, stderr and stdin share one
  * stream; output is collected per line and handed to the POSIX layer's
  * console output in one go ('\n' goes out as "\r\n" there, like a
- * terminal with ONLCR). Before the driver is up, output is polled. */
+ * terminal with ONLCR). Before the driver is up, output goes polled to
+ * the kernel's console sink. */
 #include <stdbool.h>
 #include <stdio.h>
+#include "console.h"
+#include "kernel.h"
 #include "posix_io.h"
 #include "uart_backend.h"
 
@@ -19,7 +22,7 @@ static void line_flush(void)
     if (backend_up)
         posix_console_out(line, line_len);
     else
-        posix_console_polled(line, line_len);
+        console_write_polled(line, line_len);
     line_len = 0;
 }
 
@@ -38,11 +41,13 @@ FILE *const stdin = &stdio_stream;
 FILE *const stdout = &stdio_stream;
 FILE *const stderr = &stdio_stream;
 
-/* Boot task: from now on stdout goes through the backend. */
+/* Boot task: from now on stdout goes through the backend; a partial
+ * line is pushed out at exit. */
 void stdio_use_backend(void)
 {
     line_flush();
     backend_up = true;
+    console_at_exit(console_flush);
 }
 
 /* Any context, interrupts masked (the exit path, the RX-overrun test):

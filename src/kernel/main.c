@@ -1,7 +1,6 @@
-/* C entry: bring up the board and the kernel, run the benchmark
- * sections, exit with the number of failed sections. */
+/* C entry: bring up the board and the kernel, run the application
+ * (KERNEL_APP), exit with its status. */
 #include <stdio.h>
-#include "bench.h"
 #include "board_info.h"
 #include "clock.h"
 #include "cpu_acct.h"
@@ -19,6 +18,7 @@
 #include "wire_model.h"
 
 extern uint64_t __stack_bottom[];
+extern const struct kernel_app __kernel_app_start[];   /* sections.ld: exactly one */
 static struct uart_cfg uart;           /* board.uart at the boot's operating point */
 void fault_inject_from_bootargs(void);
 void stdio_use_backend(void);
@@ -54,5 +54,5 @@ void kmain(unsigned long hartid, const void *fdt)
         kernel_exit(EXIT_BOOTARG);
     }
     fault_inject_from_bootargs();
-    kernel_exit(bench_main());
+    kernel_exit(__kernel_app_start[0].main());
 }

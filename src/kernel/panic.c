@@ -1,14 +1,13 @@
-/* Panic: a report through the polled UART path, usable with interrupts
+/* Panic: a report through the console sink's polled path, usable with interrupts
  * masked and from a trap, then exit with EXIT_PANIC. Never a silent hang. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "board_info.h"
+#include "console.h"
 #include "csr.h"
 #include "kernel.h"
-#include "posix_io.h"
 #include "scheduler.h"
-#include "uart_backend.h"
 
 static const char *const reg_names[32] = {
     "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0",
@@ -28,7 +27,7 @@ static const char *const exc_names[16] = {
 /* Panic path: print a NUL-terminated string polled, \n as \r\n. */
 static void panic_puts(const char *s)
 {
-    posix_console_polled(s, strlen(s));
+    console_write_polled(s, strlen(s));
 }
 
 /* Panic path: printf-style formatting into a stack buffer, polled out. */

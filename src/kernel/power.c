@@ -2,12 +2,12 @@
  * test finisher; SBI system reset is the fallback; otherwise park. */
 #include "board_info.h"
 #include "clock.h"
+#include "console.h"
 #include "csr.h"
 #include "kernel.h"
 #include "mmio.h"
 #include "sbi.h"
 #include "timer.h"
-#include "uart_backend.h"
 
 #define FINISHER_PASS 0x5555U   /* sifive,test1: exit(0) */
 #define FINISHER_FAIL 0x3333U   /* sifive,test1: exit(code), code in [31:16] */
@@ -16,15 +16,16 @@
 
 void hart_park(void) __attribute__((noreturn));
 
-/* kernel_exit, interrupts masked: wait for the last stop bit (LSR.TEMT),
+/* kernel_exit, interrupts masked: wait for the console's last stop bit,
  * but no longer than a full FIFO and the shifter take, twice, plus slack:
  * a transmitter that never reports empty (fault=temt-stuck, a broken
  * UART) must not turn the exit, or a panic, into a silent hang. */
-static void wait_idle_bounded(void)
+static void wait_idle_bounded(const struct console_sink *s)
 {
-    struct uart_info u;
-    uart_be_info(&u);
-    uart_be_wait_idle(EXIT_IDLE_SLACK_NS + 2 * u.char_ns * (u.fifo_depth + 1U));
+    uint64_t end = clock_now_ns() + EXIT_IDLE_SLACK_NS +
+                   2 * console_char_ns() * (console_fifo_depth() + 1U);
+    while (!s->tx_idle() && clock_now_ns() < end)
+        ;
 }
 
 /* kernel_exit, a task with interrupts on: let the driver send what it
@@ -33,28 +34,31 @@ static void wait_idle_bounded(void)
  * slack. Not tcdrain: a design's drain may have no bound of its own (the
  * copier's, as StarryOS's), and a line that never reports empty
  * (fault=temt-stuck) must not hang the exit. */
-static void drain_bounded(void)
+static void drain_bounded(const struct console_sink *s)
 {
-    struct uart_info u;
-    uart_be_info(&u);
+    uint64_t char_ns = console_char_ns();
     uint64_t end = clock_now_ns() + EXIT_IDLE_SLACK_NS +
-                   2 * u.char_ns * (uart_be_tx_pending() + u.fifo_depth + 1U);
-    while (uart_be_tx_pending() && clock_now_ns() < end)
-        sleep_for(u.char_ns);
+                   2 * char_ns * (s->tx_pending() + console_fifo_depth() + 1U);
+    while (s->tx_pending() && clock_now_ns() < end)
+        sleep_for(char_ns);
 }
 
-/* Any context: end the run. From a task with interrupts on, queued
- * output drains normally, within a bound; otherwise (panic) it is
- * flushed polled. */
+/* Any context: end the run. From a task with interrupts on, buffered
+ * output (stdio's) goes to the console and drains normally, within a
+ * bound; otherwise (panic) the console's queue is flushed polled. */
 void kernel_exit(int code)
 {
+    const struct console_sink *s = console_sink();
     if (csr_read(CSR_XSTATUS) & XSTATUS_XIE) {
-        console_flush();
-        drain_bounded();
+        console_run_at_exit();
+        if (s)
+            drain_bounded(s);
     }
     irq_save();
-    uart_be_flush_polled();
-    wait_idle_bounded();
+    if (s) {
+        s->flush_polled();
+        wait_idle_bounded(s);
+    }
     if (board.test_device) {
         mmio_write32(board.test_device,
                      code ? ((uint32_t)code << 16) | FINISHER_FAIL : FINISHER_PASS);

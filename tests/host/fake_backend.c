@@ -20,7 +20,6 @@ static struct {
     bool write_nb[FAKE_CALLS];
     char tx[FAKE_BYTES];
     size_t tx_len;
-    size_t polled;                      /* of them, polled bytes */
     size_t tx_room;                     /* non-blocking: bytes still accepted */
     size_t write_max;                   /* any write: at most this many */
     int write_err;                      /* next write returns -write_err */
@@ -63,7 +62,6 @@ void fake_set_rx(const char *data, size_t n)
 /* Test: what was recorded. */
 size_t fake_calls(void) { return fk.calls; }
 size_t fake_writes(void) { return fk.writes; }
-size_t fake_polled(void) { return fk.polled; }
 size_t fake_write_len(size_t i) { return i < fk.writes ? fk.write_len[i] : 0; }
 bool fake_write_nonblock(size_t i) { return i < fk.writes && fk.write_nb[i]; }
 const char *fake_tx(size_t *len) { *len = fk.tx_len; return fk.tx; }
@@ -107,15 +105,6 @@ ssize_t uart_be_write(const void *buf, size_t n, bool nonblock)
     memcpy(fk.tx + fk.tx_len, buf, k);
     fk.tx_len += k;
     return (ssize_t)k;
-}
-
-/* Backend (polled output): the byte recorded as accepted, and counted. */
-void uart_be_putc_polled(char c)
-{
-    fk.calls++;
-    fk.polled++;
-    if (fk.tx_len < FAKE_BYTES)
-        fk.tx[fk.tx_len++] = c;
 }
 
 /* Backend: the scripted RX bytes; an empty RX would block: -EDEADLK. */

@@ -29,7 +29,6 @@ void fake_set_rx(const char *data, size_t n);
 /* Recorded calls. */
 size_t fake_calls(void);                 /* every uart_be_* call */
 size_t fake_writes(void);
-size_t fake_polled(void);                 /* bytes put polled */
 size_t fake_write_len(size_t i);         /* bytes requested by write i */
 bool fake_write_nonblock(size_t i);
 const char *fake_tx(size_t *len);        /* every byte accepted so far */

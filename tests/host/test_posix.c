@@ -135,9 +135,8 @@ static void test_onlcr(void)
     CHECK_EQ(fake_write_len(0), POSIX_IO_CHUNK + 1);
 }
 
-/* Test: the kernel's console (stdio's lines, the panic report) maps NL
- * to CR NL whatever the termios say, in one write per line or polled
- * through its small buffer. */
+/* Test: stdio's console lines map NL to CR NL whatever the termios say,
+ * in one write per line. */
 static void test_console(void)
 {
     static const char line[] = "0123456789abcdef\n\n\r\n";  /* > 16 after mapping */
@@ -146,12 +145,6 @@ static void test_console(void)
     posix_console_out(line, sizeof line - 1);
     CHECK(fake_tx_is(want));
     CHECK_EQ(fake_writes(), 1);
-    CHECK_EQ(fake_polled(), 0);
-    reset();
-    posix_console_polled(line, sizeof line - 1);
-    CHECK(fake_tx_is(want));
-    CHECK_EQ(fake_writes(), 0);
-    CHECK_EQ(fake_polled(), sizeof want - 1);
 }
 
 /* Test: the kernel's console through a design whose writes come back
@@ -170,7 +163,6 @@ static void test_console_short(void)
     CHECK_EQ(fake_writes(), n);
     for (size_t i = 0; i < n; i++)
         CHECK_EQ(fake_write_len(i), len - 5 * i);
-    CHECK_EQ(fake_polled(), 0);
 
     /* A line longer than one translated chunk (2 x POSIX_IO_CHUNK). */
     static char in[3 * POSIX_IO_CHUNK], out[4 * POSIX_IO_CHUNK];

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "console.h"
 #include "csr.h"
 #include "fake_kernel.h"
 #include "fake_uart.h"
@@ -171,6 +172,31 @@ static void test_ioctls_and_reads(void)
     CHECK_EQ(fu_errors(), 0);
 }
 
+/* Test: bring-up registers the port as the kernel's console sink, with
+ * its character time and FIFO; the sink's polled output reaches the wire
+ * with CR NL, and it is idle only once the last stop bit is out. */
+static void test_console_sink(void)
+{
+    setup(16);
+    const struct console_sink *s = console_sink();
+    CHECK(s != NULL);
+    CHECK_EQ(console_char_ns(), char_ns());
+    CHECK_EQ(console_fifo_depth(), 16);
+    if (!s)
+        return;
+    CHECK(s->tx_idle());
+    console_write_polled("k\n", 2);
+    CHECK(!s->tx_idle());
+    CHECK(s->tx_pending() >= 1);
+    fu_advance_to(fu_now() + 4 * char_ns());
+    CHECK(s->tx_idle());
+    CHECK_EQ(fu_out_count(), 3);
+    if (fu_out_count() == 3)
+        CHECK(fu_out_buf()[0].b == 'k' && fu_out_buf()[1].b == '\r' &&
+              fu_out_buf()[2].b == '\n');
+    CHECK_EQ(fu_errors(), 0);
+}
+
 /* The test program: writes and drain faults on each FIFO depth, then the
  * ioctls and reads. */
 int main(void)
@@ -182,6 +208,7 @@ int main(void)
         test_drain_faults(depths[d]);
     }
     test_ioctls_and_reads();
+    test_console_sink();
     CHECK_EQ(fu_errors(), 0);       /* no bad access anywhere above */
     return check_exit(LOWER_SUITE("uart_console"));
 }

@@ -18,7 +18,8 @@ set(UART_FAKES ${UART_TESTS_DIR}/fake_uart.c ${UART_TESTS_DIR}/fake_uart_fifo.c
                 ${SRC}/kernel/sleep.c)
 # The tty core with one engine: the driver as an image links it.
 set(UART_CORE ${UART_DRV}/tty.c ${UART_DRV}/tty_rx.c ${UART_DRV}/tty_ctr.c
-              ${UART_DRV}/uart_cfg.c ${SRC}/kernel/waitq.c ${SRC}/lib/ring.c)
+              ${UART_DRV}/uart_cfg.c ${SRC}/kernel/waitq.c ${SRC}/lib/ring.c
+              ${SRC}/kernel/console.c)
 set(UART_ASYNC ${UART_CORE} ${UART_DRV}/engine_async.c)
 set(UART_CONSOLE ${UART_CORE} ${UART_DRV}/engine_console.c)
 set(UART_COPIER ${UART_CORE} ${UART_DRV}/engine_copier.c)

@@ -29,17 +29,30 @@ def main():
     status, out = plan()
     expect(status == 0, "default plan: exit %d" % status, out)
     for b in BACKENDS:
-        expect("build preset qemu-virt-%s\n" % b in out, "preset qemu-virt-%s" % b, out)
-    expect("nowire" not in out and "boot linux" not in out, "default: no -nowire, no Linux", out)
+        expect("build preset qemu-virt-%s-nowire\n" % b in out, "preset %s-nowire" % b, out)
+        expect(re.search(r"^compare: boot %s: scripts/qemu-run --image-dir \S+/build/"
+                         r"qemu-virt-%s-nowire --log \S+/run\.log$" % (b, b), out, re.M),
+               "default: boot %s from its -nowire build on the emulator's line" % b, out)
+    expect("--line" not in out and "boot linux" not in out,
+           "default: the line's default point, no Linux", out)
     expect(re.search(r"--baseline 'qemu-virt async' .*d1-async-q31\.log$", out, re.M),
            "default report: baseline async, the StarryOS D1 log last", out)
+
+    status, out = plan("--wire", "model")
+    expect(status == 0, "--wire model: exit %d" % status, out)
+    for b in BACKENDS:
+        expect("build preset qemu-virt-%s\n" % b in out, "preset qemu-virt-%s" % b, out)
+    expect("nowire" not in out, "--wire model: no -nowire", out)
+    expect(re.search(r"--baseline 'qemu-virt async-model' .*d1-async-q31\.log$", out, re.M),
+           "--wire model report: the model's baseline", out)
 
     status, out = plan("--wire", "off", "--linux", "--no-starryos")
     expect(status == 0, "--wire off --linux: exit %d" % status, out)
     for b in BACKENDS:
         expect("build preset qemu-virt-%s-nowire\n" % b in out, "preset %s-nowire" % b, out)
         expect(re.search(r"^compare: boot %s: scripts/qemu-run --image-dir \S+/build/"
-                         r"qemu-virt-%s-nowire --line instant --log " % (b, b), out, re.M),
+                         r"qemu-virt-%s-nowire --line instant --log \S+/run-instant\.log$" % (b, b),
+                         out, re.M),
                "boot %s from its -nowire build on QEMU's instant UART" % b, out)
     expect(re.search(r"^compare: boot linux: scripts/qemu-run --kernel \S+/Image --initrd "
                      r"\S+/initramfs\.cpio\.gz --line instant --append tty=/dev/ttyS0 "
@@ -47,7 +60,7 @@ def main():
            "the Linux peer's boot on QEMU's instant UART", out)
     expect(re.search(r"^compare: build Linux peer: kernel \S+", out, re.M),
            "the Linux peer's build", out)
-    expect(re.search(r"--baseline 'qemu-virt async-nowire' .*--label 'linux-6\.1 8250 "
+    expect(re.search(r"--baseline 'qemu-virt async-instant' .*--label 'linux-6\.1 8250 "
                      r"\(uartbench-hosted\)'", out), "report: nowire baseline, Linux column", out)
     expect("d1-async-q31" not in out, "--no-starryos leaves the D1 log out", out)
     expect("linux-s32" not in out, "QEMU's instant UART: no far end, no RX boots", out)
@@ -58,8 +71,8 @@ def main():
                      r"\S+/initramfs\.cpio\.gz --line 115200/16 --append tty=/dev/ttyS0 .*"
                      r"--log \S+/run-line\.log$", out, re.M),
            "the Linux peer's boot on the emulator's line, beside the images", out)
-    expect(re.search(r"--baseline 'qemu-virt async-line' .*--label 'linux-6\.1 8250 "
-                     r"\(uartbench-hosted\)' .*/run-line\.log /\S+/hosted-full/run-line\.log"
+    expect(re.search(r"--baseline 'qemu-virt async' .*--label 'linux-6\.1 8250 "
+                     r"\(uartbench-hosted\)' .*/run\.log /\S+/hosted-full/run-line\.log"
                      r"\+\S+/run-line-s32\.log\+\S+/run-line-s33\.log "
                      r"\S+d1-async-q31\.log$", out, re.M),
            "report: the line's baseline, the Linux column from its logs on the line", out)
@@ -71,7 +84,7 @@ def main():
                "the Linux peer's %s in a boot of its own, with the far end's stream" % sid, out)
     for b in BACKENDS:
         expect(re.search(r"^compare: boot %s: scripts/qemu-run --image-dir \S+/build/"
-                         r"qemu-virt-%s-nowire --log \S+/run-line\.log$" % (b, b), out, re.M),
+                         r"qemu-virt-%s-nowire --log \S+/run\.log$" % (b, b), out, re.M),
                "boot %s from its -nowire build on the emulator's line" % b, out)
     for baud, trig in ((115200, 1), (115200, 8), (3000000, 1), (3000000, 8)):
         at = "%d-16-%d" % (baud, trig)
@@ -98,9 +111,12 @@ def main():
 
     for args, want in ((("--linux", "--wire", "device", "--board", "qemu-virt-m"),
                         r"--linux: the Linux peer runs on qemu-virt"),
-                       (("--linux",), r"--linux: give --wire device \(the emulator's line"),
+                       (("--linux", "--wire", "model"),
+                        r"--linux: give --wire device \(the emulator's line"),
+                       (("--board", "qemu-virt-m"), r"--board qemu-virt-m --wire device: no "
+                        r"preset qemu-virt-m-async-nowire, .*give --wire model"),
                        (("--wire", "fast"), r"--wire: invalid choice: 'fast' \(choose from "
-                        r"'model', 'device', 'instant', 'off'\)"),
+                        r"'device', 'model', 'instant', 'off'\)"),
                        (("--backends", "async,polled"), r"--backends polled: valid values: "
                         r"async, console, copier"),
                        (("--backends", "console", "--baseline", "async"), r"--baseline async "
@@ -113,8 +129,8 @@ def main():
         expect(status == 2 and re.search(want, out), "%s: want exit 2 and /%s/" %
                (" ".join(args), want), out)
         expect("build preset" not in out, "%s: refused after planning" % " ".join(args), out)
-    print("ok: default, --wire off --linux --no-starryos and --wire device --linux plans (with "
-          "and without RX points); 7 refusals with exit 2")
+    print("ok: default, --wire model, --wire off --linux --no-starryos and --wire device "
+          "--linux plans (with and without RX points); 8 refusals with exit 2")
     return 0
 
 

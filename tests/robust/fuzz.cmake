@@ -117,6 +117,7 @@ foreach(lower ns16550 dw_apb)
     ${FUZZ_SRC_DIR}/fuzz_uart_isr_kernel.c ${FUZZ_SRC_DIR}/fuzz_uart_isr_mmio.c
     ${PROJECT_SOURCE_DIR}/tests/host/fake_acct.c ${FUZZ_DRV}/uart_cfg.c
     ${PROJECT_SOURCE_DIR}/src/kernel/waitq.c ${PROJECT_SOURCE_DIR}/src/lib/ring.c
+    ${PROJECT_SOURCE_DIR}/src/kernel/console.c
     DEFINES "UART_LOWER_HEADER=\"lower_${lower}.h\"" FUZZ_LOWER_DW=${dw})
 endforeach()
 

@@ -4,6 +4,7 @@
  * differs between designs is the engine's (uart_port.h). */
 #include <errno.h>
 #include "clock.h"
+#include "console.h"
 #include "csr.h"
 #include "plic.h"
 #include "timer.h"
@@ -14,13 +15,18 @@
 
 struct uart_port uart_port;
 static bool port_up;                  /* uart_be_init done: the engine runs */
+static const struct console_sink tty_console;
 
-/* Boot, interrupts masked, before any output. */
+/* Boot, interrupts masked, before any output: the IP up, and the port
+ * the kernel's console. */
 int uart_be_hw_init(const struct uart_cfg *c)
 {
     uart_port.hw.cfg = c;
     uart_port.char_ns = uart_char_ns(c);
-    return uart_lower.init(&uart_port.hw);
+    int rc = uart_lower.init(&uart_port.hw);
+    if (rc == 0)
+        console_register(&tty_console, uart_port.char_ns, uart_port.hw.fifo_depth);
+    return rc;
 }
 
 /* port_lock_masked, interrupts masked, the driver shared: take p's lock. */
@@ -169,11 +175,10 @@ size_t uart_be_tx_pending(void)
     return engine_queued(p) + uart_lower.tx_level(&p->hw);
 }
 
-/* Any context, panic included. */
-void uart_be_putc_polled(char ch)
+/* The console sink (any context, panic included): one byte, polled. */
+static void tty_putc_polled(char ch)
 {
-    if (uart_port.hw.cfg)
-        uart_lower.putc_polled(&uart_port.hw, ch);
+    uart_lower.putc_polled(&uart_port.hw, ch);
 }
 
 /* Any context: push everything still queued out through the polled path. */
@@ -186,14 +191,19 @@ void uart_be_flush_polled(void)
     irq_restore(f);
 }
 
-/* Any context (exit, panic): wait until the transmitter is idle, at most
- * max_ns of polling. */
-void uart_be_wait_idle(uint64_t max_ns)
+/* The console sink (any context: exit, panic): the last stop bit is out. */
+static bool tty_tx_idle(void)
 {
-    uint64_t end = clock_now_ns() + max_ns;
-    while (uart_port.hw.cfg && !uart_lower.tx_empty(&uart_port.hw) && clock_now_ns() < end)
-        ;
+    return uart_lower.tx_empty(&uart_port.hw);
 }
+
+static const struct console_sink tty_console = {
+    .name = "uart",
+    .putc_polled = tty_putc_polled,
+    .flush_polled = uart_be_flush_polled,
+    .tx_pending = uart_be_tx_pending,
+    .tx_idle = tty_tx_idle,
+};
 
 /* Any task. */
 void uart_be_info(struct uart_info *out)
