@@ -10,7 +10,6 @@
 #include <stdint.h>
 
 struct console_sink {
-    const char *name;
     /* Any context, interrupts masked: one byte out, polling. */
     void (*putc_polled)(char c);
     /* Any context, interrupts masked: what the driver has queued, polled. */

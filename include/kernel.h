@@ -52,13 +52,10 @@ void console_flush(void);
  * driver and the console are up; its return is the run's exit status.
  * An image names exactly one with KERNEL_APP(fn) (the linker checks);
  * the kernel knows no application by name. */
-struct kernel_app {
-    const char *name;
-    int (*main)(void);
-};
+typedef int (*kernel_app_fn)(void);
 #define KERNEL_APP(fn)                                                   \
-    static const struct kernel_app kernel_app_##fn                       \
-        __attribute__((used, section(".kernel_app"))) = { #fn, fn }
+    static const kernel_app_fn kernel_app_##fn                           \
+        __attribute__((used, section(".kernel_app"))) = fn
 
 /* Boot: the C entry point, called by _start. */
 _Noreturn void kmain(unsigned long hartid, const void *fdt);

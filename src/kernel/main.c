@@ -18,7 +18,7 @@
 #include "wire_model.h"
 
 extern uint64_t __stack_bottom[];
-extern const struct kernel_app __kernel_app_start[];   /* sections.ld: exactly one */
+extern const kernel_app_fn __kernel_app_start[];   /* sections.ld: exactly one */
 static struct uart_cfg uart;           /* board.uart at the boot's operating point */
 void fault_inject_from_bootargs(void);
 void stdio_use_backend(void);
@@ -54,5 +54,5 @@ void kmain(unsigned long hartid, const void *fdt)
         kernel_exit(EXIT_BOOTARG);
     }
     fault_inject_from_bootargs();
-    kernel_exit(__kernel_app_start[0].main());
+    kernel_exit(__kernel_app_start[0]());
 }

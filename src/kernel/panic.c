@@ -1,5 +1,6 @@
-/* Panic: a report through the console sink's polled path, usable with interrupts
- * masked and from a trap, then exit with EXIT_PANIC. Never a silent hang. */
+/* Panic: a report through the console sink's polled path, usable with
+ * interrupts masked and from a trap, then exit with EXIT_PANIC. Never a
+ * silent hang. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>

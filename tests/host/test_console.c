@@ -28,7 +28,7 @@ static void fake_hook(void)
 }
 
 static const struct console_sink fake_sink = {
-    .name = "fake", .putc_polled = fake_putc, .flush_polled = fake_flush,
+    .putc_polled = fake_putc, .flush_polled = fake_flush,
     .tx_pending = fake_pending, .tx_idle = fake_idle,
 };
 

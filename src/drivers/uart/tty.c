@@ -198,7 +198,6 @@ static bool tty_tx_idle(void)
 }
 
 static const struct console_sink tty_console = {
-    .name = "uart",
     .putc_polled = tty_putc_polled,
     .flush_polled = uart_be_flush_polled,
     .tx_pending = uart_be_tx_pending,
