@@ -37,7 +37,9 @@ would only blur the accounting. Phases, driven by the guest's output:
           (RX counters count since boot: S40's figures minus the
           `*_at_reset` figures S43's last loaded group printed) must count:
           rx_bytes + rx_dropped = burst + breaks (a break delivers one
-          NUL byte), rx_breaks = breaks, rx_overruns = 0.
+          NUL byte), rx_breaks = breaks, rx_overruns = 0 (on the emulator's
+          line, where an overrun in real time is the host's latency, the
+          bytes counted plus the overruns at most what was sent).
 
 Exit status 0 when every check holds. Every section's status line
 carries the foreign RX traffic of its window; a section with foreign

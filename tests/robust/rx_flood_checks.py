@@ -158,7 +158,22 @@ def accounting(args, inj, log, text, errors):
     print(f"window: sent {inj.burst_sent} B + {inj.breaks_sent} BREAKs after the reset; guest "
           f"counted {counted} (rx_bytes {rx['rx_bytes']} + rx_dropped {rx['rx_dropped']}), "
           f"expected {want}..{want + slack}")
-    if not want <= counted <= want + slack:
+    # The emulator's line (line=device) takes a chardev byte each character
+    # time whether the FIFO has room or not: in realtime, an interrupt
+    # latency above the FIFO's fill time (the host's scheduling of the
+    # vCPU) overruns it, and each overrun the driver counts lost at least
+    # one byte the guest never saw. QEMU's instant UART feeds the FIFO only
+    # when it has room: there an overrun is the driver's.
+    line_lost = log.manifest.get("line") == "device" and rx["rx_overruns"]
+    if line_lost:
+        print(f"note: the device line overran {rx['rx_overruns']} times in the window "
+              f"(guest latency above the FIFO's fill time); {max(want - counted, 0)} B lost "
+              "on the line")
+        if counted + rx["rx_overruns"] > want + slack:
+            errors.append(f"S40 counted {counted} RX bytes and {rx['rx_overruns']} overruns "
+                          f"(each at least one byte lost), more than the {want} sent "
+                          f"(+ at most {slack} flood bytes still queued)")
+    elif not want <= counted <= want + slack:
         errors.append(f"S40 counted {counted} RX bytes, expected {want} "
                       f"(+ at most {slack} flood bytes still queued when the flood stopped)")
     since_reader = marks["s43"][1] - marks.get("s33_end", marks["s31_end"])[1]
@@ -173,7 +188,7 @@ def accounting(args, inj, log, text, errors):
     if rx["rx_breaks"] != inj.breaks_sent:
         errors.append(f"rx_breaks={rx['rx_breaks']}, {inj.breaks_sent} BREAKs were sent in "
                       "the window")
-    if rx["rx_overruns"]:
+    if rx["rx_overruns"] and not line_lost:
         errors.append(f"rx_overruns={rx['rx_overruns']}: QEMU feeds the FIFO only when it has "
                       "room, so outside MCR loopback an overrun means a lost byte in the driver")
     # Overruns: QEMU's loopback path pushes the looped-back bytes into the
