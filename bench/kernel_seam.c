@@ -77,6 +77,15 @@ static void print_wire(const struct uart_cfg *u)
         printf("  wire_clock=raw%s\n", oppoint_clock_free() ? " reason=no-icount" : "");
 }
 
+/* bench.h (runner, main task): the wire model, the emulator's line or a
+ * board's keep time; QEMU's instant UART does not. */
+bool bench_line_timed(void)
+{
+    struct wire_stats w;
+    wire_model_stats(&w);
+    return w.baud || fdt_line_info()->timed || !board.qemu;
+}
+
 /* s00_manifest (section task). */
 void bench_manifest_platform(void)
 {

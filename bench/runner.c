@@ -250,6 +250,7 @@ static void bench_env_init(void)
     uart_be_info(&info);
     bench.baud_milli = w.baud ? w.baud * 1000 : uart_real_baud_milli(info.cfg);
     bench.char_ns = bench_line_ns(1);
+    bench.line_timed = bench_line_timed();
 #if BENCH_QUICK
     bench.quick = true;
 #endif

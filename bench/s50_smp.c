@@ -248,7 +248,7 @@ static bool drain_phase(void)
 {
     const uint8_t *pl = bench_payload(DRAIN_BYTES, 50);
     drain_go = 0, drain_bad = 0;
-    drain_line_ns = bench_line_ns(DRAIN_BYTES);
+    drain_line_ns = bench.line_timed ? bench_line_ns(DRAIN_BYTES) : 0;   /* instant: none */
     bench_payload_begin("s50-drain");
     phase_start("s50-drainer", drainer, 1);   /* hart 0's part is this task's */
     drain_t0 = clock_now_ns();
@@ -373,7 +373,6 @@ enum bench_status s50_smp(void)
     phase = 0;
     s50.stuck = false;
     s50.main = waker_current();
-    harts_share(true);                   /* tasks on every hart call the driver from here */
     s50.yield_seed = bootarg("s50_yield_seed", arg, sizeof arg) ? (uint32_t)atoi(arg) : 0;
     printf("  diag=s50-stress yield_seed=%u\n", s50.yield_seed);
     nb_fd = open("/dev/console", O_RDWR | O_NONBLOCK);

@@ -33,6 +33,7 @@ struct bench_env {
     unsigned samples;         /* S43 samples per group: 50 (quick: 10) */
     bool quick;
     bool async;               /* backend has TX counters and a queue */
+    bool line_timed;          /* the line keeps time (bench_line_timed) */
     uint32_t selected;        /* bit i: section i of the table runs */
     char reason[32];          /* the running section's FAIL reason ("" none) */
 };
@@ -88,6 +89,10 @@ void bench_payload_end(const char *tag, uint64_t bytes, uint32_t crc);
  * board or the OS, the driver, the line, the CPU clock and counters);
  * s00_manifest prints the suite's own after them. */
 void bench_manifest_platform(void);
+/* Main task, once before the sections: whether the line keeps time (a
+ * modelled, emulated or real serial line), so that bytes take their line
+ * time to leave; QEMU's instant UART and a pty do not. */
+bool bench_line_timed(void);
 /* S43 (section task): the timer settings its sampler runs under, as
  * ` key=value` tokens at the end of a phase's line (the kernel: none, its
  * timer has no slack; Linux: ` timer_slack_ns=N`, the slack the sampler's

@@ -49,10 +49,11 @@ unsigned long hart_platform_id(unsigned h);
 
 #if defined(__riscv) && !defined(HOST_TEST)
 extern volatile uint8_t harts_many_flag;   /* harts_many's answer */
-/* Any context: tasks on more than one hart may call the UART driver now
- * (harts_share), so its callers take their locks (one load and a branch:
- * a run without such tasks, one hart or several, takes no lock and costs
- * what a one-hart kernel does). */
+/* Any context: tasks run on more than one hart now (task_spawn_on placed
+ * one on another hart; harts_share), so code the harts share, the
+ * drivers included, takes its locks (one load and a branch: a run
+ * without such tasks, one hart or several, takes no lock and costs what
+ * a one-hart kernel does). */
 static inline int harts_many(void)
 {
     return harts_many_flag;
@@ -81,10 +82,11 @@ static inline int harts_many(void)
 static inline int harts_many(void) { return 0; }
 #endif
 
-/* Hart 0's task: on, tasks on other harts are about to call the UART
- * driver (harts_many true from here, on every hart); off, they have all
- * ended and each of those harts has cancelled the model's timers on it
- * (wire_model_hart_quiesce), so only hart 0 touches the driver again. */
+/* On: any task (task_spawn_on, before it places a task on another
+ * hart): harts_many true from here, on every hart. Off: hart 0's task,
+ * once the tasks it placed elsewhere have all ended and each of those
+ * harts has cancelled the timers it armed for the drivers
+ * (wire_model_hart_quiesce), so only hart 0 touches them again. */
 void harts_share(bool on);
 
 /* Secondary hart start-up (harts.c), interrupts masked, on its own

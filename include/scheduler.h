@@ -59,7 +59,9 @@ void task_spawn(struct task *t, const char *name, void (*entry)(void *), void *a
                 uint64_t *stack, size_t words);
 
 /* Any task: start entry(arg) as a task of hart h (an online hart,
- * harts.h); 0, or -EINVAL for a hart that is not online. */
+ * harts.h); 0, or -EINVAL for a hart that is not online. A task placed
+ * on another hart than the caller's marks the harts shared first
+ * (harts_share(true): from then on every shared-data path locks). */
 int task_spawn_on(unsigned h, struct task *t, const char *name, void (*entry)(void *),
                   void *arg, uint64_t *stack, size_t words);
 /* Boot of a secondary hart, interrupts masked: its boot stack becomes

@@ -83,12 +83,13 @@ static bool dt_line(struct hosted_line *l)
     return found;
 }
 
-/* s00_manifest, wire_peer_start (section tasks): the line behind the tty,
- * pty, serial, instant or device; the device tree is read once, and
- * *l (when l is given) is its line for `device`. */
+/* bench_line_timed (main task), s00_manifest, wire_peer_start (section
+ * tasks): the line behind the tty, pty, serial, instant or device; the
+ * device tree is read once, and *l (when l is given) is its line for
+ * `device`. */
 const char *hosted_line_kind(struct hosted_line *l)
 {
-    static int known;           /* 0 not read yet (S00 reads it first), 1 a timed line, -1 none */
+    static int known;           /* 0 not read yet, 1 a timed line, -1 none */
     static struct hosted_line line;
 
     if (hosted_tty.pty)

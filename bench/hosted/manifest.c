@@ -74,6 +74,14 @@ static void print_cpu_clock(void)
         printf("  icount_shift=none\n");
 }
 
+/* bench.h (runner, main task): a serial line or the emulator's keeps
+ * time; a pty and QEMU's instant UART do not. */
+bool bench_line_timed(void)
+{
+    const char *k = hosted_line_kind(0);
+    return strcmp(k, "serial") == 0 || strcmp(k, "device") == 0;
+}
+
 /* s00_manifest (section task). */
 void bench_manifest_platform(void)
 {

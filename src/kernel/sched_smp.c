@@ -66,6 +66,7 @@ int task_spawn_on(unsigned h, struct task *t, const char *name, void (*entry)(vo
         task_spawn(t, name, entry, arg, stack, words);
         return 0;
     }
+    harts_share(true);                 /* before the task can run: its hart's calls lock */
     sched_task_setup(t, name, entry, arg, stack, words, h);
     sched_wake_remote(t);              /* READY and not queued: hart h queues it */
     return 0;

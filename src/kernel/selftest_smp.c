@@ -8,7 +8,9 @@
  * 2. Ring: one task per hart passes a token around SMP_ROUNDS times; each
  *    pass wakes the next hart's task (an IPI); every pass arrives before
  *    the watchdog (a timer on hart 0), none is lost.
- * 3. Per-hart accounts: each worker's own account over its loop is some
+ * 3. Sharing: the kernel marks its harts shared (harts_many) when the
+ *    first task is placed on another hart, not before.
+ * 4. Per-hart accounts: each worker's own account over its loop is some
  *    instructions per increment, and no more than its hart's tasks
  *    account over the same window; each hart's task, ISR and idle figures
  *    are printed. Under QEMU -icount every hart reads the one virtual
@@ -112,9 +114,13 @@ int selftest_smp(void)
     main_waker = waker_current();
     printf("selftest=smp harts=%u platform_harts=%u\n", nharts, harts_count());
 
+    int shared_before = harts_many();
     for (unsigned h = 0; h < nharts; h++)
         ok &= task_spawn_on(h, &workers[h], "smp-worker", worker, (void *)(uintptr_t)h,
                             wstacks[h], SMP_STACK_WORDS) == 0;
+    int shared_after = harts_many();   /* the kernel's own: a task on another hart */
+    printf("selftest=smp shared_before=%d shared_after=%d\n", shared_before, shared_after);
+    ok &= !shared_before && shared_after == (nharts > 1);
     ok &= wait_done(nharts, deadline);
     struct spinlock_stats ls = spin_stats(&counter_lock);
     printf("selftest=smp counter=%llu expected=%u lock_acquired=%llu lock_contended=%llu "

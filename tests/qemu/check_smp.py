@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """selftest=smp at -smp N under icount: boot the image twice with
 scripts/qemu-run, require exit 0, `selftest=smp status=PASS`, the hart
-count N on its first line, and the two logs byte-identical from that line
-on (the run is deterministic: a difference is a race or a host-time
-dependency)."""
+count N on its first line, the harts shared (harts_many) once a task was
+placed on another hart and not before, and the two logs byte-identical
+from that line on (the run is deterministic: a difference is a race or a
+host-time dependency)."""
 import argparse
 import os
 import subprocess
@@ -41,6 +42,9 @@ def main():
             errors.append(f"run {k}: exit status {status}")
         if f"selftest=smp harts={args.smp} platform_harts={args.smp}\n" not in body:
             errors.append(f"run {k}: not `selftest=smp harts={args.smp} platform_harts={args.smp}`")
+        shared = f"selftest=smp shared_before=0 shared_after={int(args.smp > 1)}\n"
+        if shared not in body:      # the kernel marks its harts shared itself
+            errors.append(f"run {k}: not `{shared.strip()}`")
         if "selftest=smp status=PASS\n" not in body:
             errors.append(f"run {k}: no `selftest=smp status=PASS`")
         bodies.append(body)

@@ -160,8 +160,9 @@ unsigned harts_online(void)
     return __atomic_load_n(&online, __ATOMIC_ACQUIRE);
 }
 
-/* Hart 0's task (harts.h): the flag, ordered before the tasks it spawns
- * next (on) and after the ends of those it waited for (off). */
+/* task_spawn_on (on, any task) or hart 0's task (off) (harts.h): the
+ * flag, ordered before the task placed next (on) and after the ends of
+ * those hart 0 waited for (off). */
 void harts_share(bool on)
 {
     __atomic_store_n(&harts_many_flag, on && harts_online() > 1, __ATOMIC_SEQ_CST);
