@@ -180,7 +180,8 @@ void posix_io_fault_write(int after, int err);
  * driver, blocking. */
 void posix_console_out(const char *s, size_t n);
 
-/* Internal to src/io (posix.c, posix_tty.c, onlcr.c), not for callers. */
+/* Internal to src/io (posix.c, posix_tty.c, onlcr.c), not for callers;
+ * both with the writer turn held (uart_be_turn_take). */
 ssize_t posix_be_put(const void *p, size_t n, bool nonblock);
 ssize_t posix_out_onlcr(const struct iovec *iov, int cnt, bool nonblock);
 void posix_onlcr_reset(void);

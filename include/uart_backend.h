@@ -13,6 +13,7 @@
 #ifndef UART_BACKEND_H
 #define UART_BACKEND_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -64,10 +65,25 @@ int uart_be_hw_init(const struct uart_cfg *c);
 /* Boot task, interrupts enabled, after uart_be_hw_init: rings, the
  * engine, the interrupt handler on PLIC source irq, RX interrupts. */
 int uart_be_init(uint32_t irq);
-/* Task: queue up to n bytes. Blocking: waits for room until all n are
- * taken (a design may return short: the caller loops). Non-blocking:
- * takes what fits, -EAGAIN if nothing fits. */
-ssize_t uart_be_write(const void *buf, size_t n, bool nonblock);
+/* Task: the writer turn, which uart_be_write takes for one call: a caller
+ * that keeps state between its writes (ONLCR, stdio's line) holds it
+ * across them and writes with uart_be_write_held. take: 0, or -EAGAIN
+ * (non-blocking, another writer holds it); give: the holder, after. */
+int uart_be_turn_take(bool nonblock);
+void uart_be_turn_give(void);
+/* Task, the writer turn held: queue up to n bytes. Blocking: waits for
+ * room until all n are taken (a design may return short: the caller
+ * loops). Non-blocking: takes what fits, -EAGAIN if nothing fits. */
+ssize_t uart_be_write_held(const void *buf, size_t n, bool nonblock);
+/* Task: uart_be_write_held in a writer turn of its own. */
+static inline ssize_t uart_be_write(const void *buf, size_t n, bool nonblock)
+{
+    if (uart_be_turn_take(nonblock))
+        return -EAGAIN;
+    ssize_t r = uart_be_write_held(buf, n, nonblock);
+    uart_be_turn_give();
+    return r;
+}
 /* Task: read up to n received bytes; -EAGAIN when none and non-blocking;
  * blocking waits for at least one byte. */
 ssize_t uart_be_read(void *buf, size_t n, bool nonblock);

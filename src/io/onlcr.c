@@ -5,7 +5,8 @@
 #include <stdbool.h>
 #include "posix_io.h"
 
-/* An inserted '\r' went out without its '\n' (a write was cut between). */
+/* An inserted '\r' went out without its '\n' (a write was cut between);
+ * the device's state, read and changed by the writer turn's holder. */
 static bool cr_sent;
 
 /* Boot or host test (posix_files_init): no '\r' pending. */
@@ -50,17 +51,17 @@ static size_t onlcr_consumed(const char *buf, size_t len, size_t acc)
     return user;
 }
 
-/* Any task (write path): one backend write; a taken byte ends any pending
- * "\r sent" state. Bytes accepted or -errno. */
+/* Any task (write path), the writer turn held: one backend write; a taken
+ * byte ends any pending "\r sent" state. Bytes accepted or -errno. */
 ssize_t posix_be_put(const void *p, size_t n, bool nonblock)
 {
-    ssize_t r = uart_be_write(p, n, nonblock);
+    ssize_t r = uart_be_write_held(p, n, nonblock);
     if (r > 0)
         cr_sent = false;
     return r;
 }
 
-/* Any task (write path): ONLCR output, POSIX_IO_CHUNK user bytes at a
+/* Any task (write path), the writer turn held: ONLCR output, POSIX_IO_CHUNK user bytes at a
  * time translated into a stack buffer with room for "\r\n" for each, so
  * a gathered chunk is one backend write whatever its newlines; stops at
  * the first short write. User bytes or -errno. */
@@ -100,20 +101,23 @@ ssize_t posix_out_onlcr(const struct iovec *iov, int cnt, bool nonblock)
 }
 
 /* Task (stdio's lines): n bytes with ONLCR through the driver's blocking
- * write, a line in one write where the design takes it whole (one that
- * returns short, as the copier's near its ring's wrap, gets the rest). */
+ * write in one writer turn, a line in one write where the design takes it
+ * whole (one that returns short, as the copier's near its ring's wrap,
+ * gets the rest). */
 void posix_console_out(const char *s, size_t n)
 {
     char buf[2 * POSIX_IO_CHUNK];
     bool skip_cr = false;
+    uart_be_turn_take(false);
     while (n) {
         size_t k, len = onlcr_fill(s, n, buf, sizeof buf, &skip_cr, &k);
         for (size_t off = 0; off < len;) {
-            ssize_t r = uart_be_write(buf + off, len - off, false);
+            ssize_t r = uart_be_write_held(buf + off, len - off, false);
             if (r <= 0)
                 break;                   /* nothing to wait for: the line is lost */
             off += (size_t)r;
         }
         s += k, n -= k;
     }
+    uart_be_turn_give();
 }

@@ -116,7 +116,7 @@ ssize_t POSIX_NAME(read)(int fd, void *buf, size_t n)
     return r < 0 ? fail((int)-r) : r;
 }
 
-/* Any task (write path): raw output. Runs of two or more vectors that fit
+/* Any task (write path), the writer turn held: raw output. Runs of two or more vectors that fit
  * in one chunk are gathered into one backend write; a lone vector goes
  * straight from the caller's memory. Stops at the first short write. */
 static ssize_t out_raw(const struct iovec *iov, int cnt, bool nonblock)
@@ -151,16 +151,20 @@ static ssize_t out_raw(const struct iovec *iov, int cnt, bool nonblock)
 }
 
 /* Any task (write, writev): checked vectors of total > 0 bytes out (one
- * raw vector straight to the backend). */
+ * raw vector straight to the backend), in one writer turn: the call's
+ * chunks go out together, and ONLCR's state is the turn's. */
 static ssize_t out(const struct posix_file *f, const struct iovec *iov, int cnt)
 {
     bool nonblock = f->flags & O_NONBLOCK;
     int err;
     if (posix_fault_after >= 0 && posix_fault_write_due(&err))
         return err ? fail(err) : 0;
+    if (uart_be_turn_take(nonblock))
+        return fail(EAGAIN);
     ssize_t r = posix_tty_onlcr() ? posix_out_onlcr(iov, cnt, nonblock)
                 : cnt == 1        ? posix_be_put(iov->iov_base, iov->iov_len, nonblock)
                                   : out_raw(iov, cnt, nonblock);
+    uart_be_turn_give();
     return r < 0 ? fail((int)-r) : r;
 }
 

@@ -1,29 +1,38 @@
 /* picolibc stdio on the console: stdout, stderr and stdin share one
- * stream; output is collected per line and handed to the POSIX layer's
- * console output in one go ('\n' goes out as "\r\n" there, like a
+ * stream; output is collected per line, in a buffer per hart, and handed
+ * to the POSIX layer's console output in one go ('\n' goes out as "\r\n" there, like a
  * terminal with ONLCR). Before the driver is up, output goes polled to
  * the kernel's console sink. */
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include "console.h"
+#include "harts.h"
 #include "kernel.h"
 #include "posix_io.h"
 #include "uart_backend.h"
 
 #define STDIO_LINE_MAX 256
 
-static char line[STDIO_LINE_MAX];
-static unsigned line_len;
+/* This hart's line: only its tasks append, one at a time (a task is
+ * switched out only where it blocks, and that is after the copy). */
+static HART_LOCAL char line[STDIO_LINE_MAX];
+static HART_LOCAL unsigned line_len;
 static bool backend_up;
 
-/* Task context: hand the collected line to the backend (or poll it out). */
+/* Task context: hand the collected line to the backend (or poll it out).
+ * The line is copied and emptied first: another task of this hart may
+ * append while the writer turn or the ring blocks this one. */
 static void line_flush(void)
 {
-    if (backend_up)
-        posix_console_out(line, line_len);
-    else
-        console_write_polled(line, line_len);
+    char out[STDIO_LINE_MAX];
+    unsigned n = line_len;
+    memcpy(out, line, n);
     line_len = 0;
+    if (backend_up)
+        posix_console_out(out, n);
+    else
+        console_write_polled(out, n);
 }
 
 /* Task context: one character of printf output. */

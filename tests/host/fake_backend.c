@@ -32,6 +32,8 @@ static struct {
     size_t tx_pending;
     uint64_t now, sleep_deadline;
     size_t sleeps;
+    bool turn_held, turn_busy;          /* the writer turn: ours; another's */
+    size_t turns, unturned;             /* turns taken; held writes without one */
 } fk;
 
 /* Test: forget everything, unlimited TX room, all calls succeed. */
@@ -76,13 +78,40 @@ size_t fake_sleeps(void) { return fk.sleeps; }
 uint64_t fake_sleep_deadline(void) { return fk.sleep_deadline; }
 uint64_t fake_now(void) { return fk.now; }
 
-/* Backend: blocking writes take everything (the real one waits for ring
- * space); non-blocking ones take what tx_room allows, -EAGAIN for none;
- * either at most write_max. */
-ssize_t uart_be_write(const void *buf, size_t n, bool nonblock)
+/* Test: another writer holds the turn (a non-blocking take fails; a
+ * blocking one, which would wait, is counted as taken). */
+void fake_set_turn_busy(bool busy) { fk.turn_busy = busy; }
+size_t fake_turns(void) { return fk.turns; }
+size_t fake_unturned_writes(void) { return fk.unturned; }
+bool fake_turn_held(void) { return fk.turn_held; }
+
+/* Backend: the writer turn, taken and given back (not counted as calls). */
+int uart_be_turn_take(bool nonblock)
+{
+    if (fk.turn_busy && nonblock)
+        return -EAGAIN;
+    if (fk.turn_held)
+        fk.unturned++;                  /* taken twice: no turn is recursive */
+    fk.turn_held = true;
+    fk.turns++;
+    return 0;
+}
+
+void uart_be_turn_give(void)
+{
+    if (!fk.turn_held)
+        fk.unturned++;
+    fk.turn_held = false;
+}
+
+/* Backend, the turn held: blocking writes take everything (the real one
+ * waits for ring space); non-blocking ones take what tx_room allows,
+ * -EAGAIN for none; either at most write_max. */
+ssize_t uart_be_write_held(const void *buf, size_t n, bool nonblock)
 {
     size_t k = n < fk.write_max ? n : fk.write_max;
     fk.calls++;
+    fk.unturned += !fk.turn_held;
     if (fk.writes < FAKE_CALLS) {
         fk.write_len[fk.writes] = n;
         fk.write_nb[fk.writes] = nonblock;

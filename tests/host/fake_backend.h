@@ -25,6 +25,7 @@ void fake_set_counters_result(int r);    /* get and reset */
 void fake_set_tx_pending(size_t n);
 void fake_set_now(uint64_t ns);
 void fake_set_rx(const char *data, size_t n);
+void fake_set_turn_busy(bool busy);      /* another writer holds the turn */
 
 /* Recorded calls. */
 size_t fake_calls(void);                 /* every uart_be_* call */
@@ -42,5 +43,8 @@ int fake_loopback(void);                 /* -1 until set, then 0 or 1 */
 size_t fake_sleeps(void);
 uint64_t fake_sleep_deadline(void);      /* of the last sleep_until */
 uint64_t fake_now(void);
+size_t fake_turns(void);                 /* writer turns taken */
+size_t fake_unturned_writes(void);       /* held writes without the turn, or a turn misused */
+bool fake_turn_held(void);
 
 #endif

@@ -278,6 +278,38 @@ static void test_writev(void)
     CHECK(len == 8 * SEG && tx[0] == '\r' && tx[1] == '\n' && tx[len - 1] == '\n');
 }
 
+/* Test: each write, writev and stdio line is one writer turn, every
+ * backend write inside it (ONLCR's state is the turn's); a non-blocking
+ * write that finds the turn taken by another writer fails with EAGAIN
+ * and writes nothing. */
+static void test_turn(void)
+{
+    reset();
+    set_oflag(OPOST | ONLCR);
+    memset(buf, '\n', sizeof buf);
+    CHECK_EQ(kposix_write(1, buf, POSIX_IO_CHUNK + 10), POSIX_IO_CHUNK + 10);
+    CHECK(fake_writes() > 1);              /* chunks, all in one turn */
+    CHECK_EQ(fake_turns(), 1);
+    set_oflag(0);
+    struct iovec v[3] = { { buf, 4 }, { buf, POSIX_IO_CHUNK }, { buf, 4 } };
+    CHECK_EQ(kposix_writev(1, v, 3), POSIX_IO_CHUNK + 8);
+    CHECK_EQ(fake_turns(), 2);
+    posix_console_out(buf, POSIX_IO_CHUNK + 3);
+    CHECK_EQ(fake_turns(), 3);
+    CHECK_EQ(fake_unturned_writes(), 0);
+    CHECK(!fake_turn_held());
+
+    reset();
+    int fd = kposix_open(console, O_WRONLY | O_NONBLOCK);
+    fake_set_turn_busy(true);
+    errno = 0;
+    CHECK_EQ(kposix_write(fd, "a", 1), -1);
+    CHECK_EQ(errno, EAGAIN);
+    CHECK_EQ(fake_writes(), 0);
+    CHECK_EQ(kposix_write(1, "b", 1), 1);  /* blocking: waits its turn */
+    CHECK(fake_tx_is("b") && !fake_turn_held());
+}
+
 int main(void)
 {
     test_fds();
@@ -288,5 +320,6 @@ int main(void)
     test_console();
     test_console_short();
     test_writev();
+    test_turn();
     return check_exit("posix");
 }

@@ -96,7 +96,7 @@ static bool turn_free(void *arg)
     return !__atomic_load_n(&((struct uart_port *)arg)->writing, __ATOMIC_RELAXED);
 }
 
-/* uart_be_write, task, another writer holds the turn: wait for it
+/* uart_be_turn_take, task, another writer holds the turn: wait for it
  * (out of line: the common write finds the turn free); whether it was
  * taken (false: non-blocking, or the wait failed). */
 static __attribute__((noinline)) bool turn_wait(struct uart_port *p, bool nonblock)
@@ -110,21 +110,34 @@ static __attribute__((noinline)) bool turn_wait(struct uart_port *p, bool nonblo
     return true;
 }
 
-/* Task, any hart: one writer at a time, so that a write's bytes go out
- * together (as Linux's tty layer serialises writers): a second writer
- * waits, or gets -EAGAIN when non-blocking. The turn is taken by one
- * atomic swap (writers on other harts), given back by a release store;
- * the holder alone pushes into the TX ring and counts the write. */
-ssize_t uart_be_write(const void *buf, size_t n, bool nonblock)
+/* Task, any hart: the writer turn, one writer at a time, so that a
+ * write's bytes go out together and what its caller keeps between them
+ * (ONLCR's state, a stdio line) is the holder's alone (as Linux's tty
+ * layer serialises writers with atomic_write_lock): a second writer
+ * waits, or gets -EAGAIN when non-blocking. Taken by one atomic swap
+ * (writers on other harts); 0 or -EAGAIN. */
+int uart_be_turn_take(bool nonblock)
 {
     struct uart_port *p = &uart_port;
     if (__atomic_exchange_n(&p->writing, 1U, __ATOMIC_ACQUIRE) && !turn_wait(p, nonblock))
         return -EAGAIN;
+    return 0;
+}
+
+/* Task, the turn's holder: give it back (a release store), wake a waiter. */
+void uart_be_turn_give(void)
+{
+    __atomic_store_n(&uart_port.writing, 0U, __ATOMIC_RELEASE);
+    waitq_wake_all(&uart_port.writer_turn);
+}
+
+/* Task, the turn's holder: push into the TX ring, count the write. */
+ssize_t uart_be_write_held(const void *buf, size_t n, bool nonblock)
+{
+    struct uart_port *p = &uart_port;
     port_ctr_add(&p->ctr.user_calls, 1);
     port_ctr_add(&p->ctr.user_req, n);
     size_t done = engine_write(p, buf, n, nonblock);
-    __atomic_store_n(&p->writing, 0U, __ATOMIC_RELEASE);
-    waitq_wake_all(&p->writer_turn);
     return done || n == 0 ? (ssize_t)done : -EAGAIN;
 }
 
