@@ -1,14 +1,16 @@
 /* The UART driver on four harts, each a thread, under ThreadSanitizer
  * (host.uart_smp_tsan: the async engine; _console, _copier: the others),
- * with the NS16550A register fake behind a bus mutex and the threaded
- * fake kernel (fake_kernel_threads.h). Hart 0 writes and takes the UART
+ * entered at the POSIX layer (write, read, tcdrain, ioctl on the console
+ * with ONLCR on), with the NS16550A register fake behind a bus mutex and
+ * the threaded fake kernel (fake_kernel_threads.h). Hart 0 writes and takes the UART
  * interrupt (at its interrupt points and in its idle thread); harts 1
  * and 2 write (2 non-blocking) and tcdrain; harts 1-3 read non-blocking
  * what hart 3 injects as the far end; hart 3 takes counter and IER
  * snapshots, resets the counters once and tcdrains. Any race TSan sees fails the test (its
  * exit status). Checked: each writer's bytes reach the fake's line
  * exactly once and in order; a tcdrain that returns 0 does so after the
- * caller's last byte left the shifter; the received bytes are the
+ * caller's last byte left the shifter; each '\n' of writer 0 (its byte
+ * 10 of every 64) reaches the line as "\r\n", the two together; the received bytes are the
  * injected ones; the counters add up, at every snapshot and at the end;
  * no task hangs (a watchdog names the ones that do). */
 #include <errno.h>
@@ -20,6 +22,7 @@
 #include "clock.h"
 #include "fake_kernel_threads.h"
 #include "fake_uart.h"
+#include "posix_io.h"
 #include "timer.h"
 #include "uart_port.h"
 
@@ -31,6 +34,8 @@
 #define RX_BYTES 3000U           /* bytes the far end sends */
 #define RX_BURST DEPTH           /* bytes the far end sends at line rate once all are read */
 #define WATCHDOG_NS (90ULL * 1000000000ULL)
+#define FD_BLOCK 1               /* stdout */
+#define FD_NONBLOCK 3            /* /dev/console opened O_NONBLOCK */
 
 struct writer {
     unsigned id;
@@ -61,14 +66,29 @@ static uint32_t rnd(struct writer *w)
 /* Writer's byte k: its tag and k's low bits. */
 static uint8_t tagged(unsigned w, uint32_t k) { return (uint8_t)(w << 6 | (k & 63U)); }
 
+/* The '\r' ONLCR puts on the line before writer w's byte `next`. */
+static bool inserted_cr(unsigned w, uint8_t b, uint32_t next)
+{
+    return b == '\r' && tagged(w, next) == '\n';
+}
+
+/* The user bytes of W_BYTES that are '\n' (writer 0's): its CRs. */
+static uint32_t newlines(void)
+{
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < W_BYTES; k++)
+        n += tagged(0, k) == '\n';
+    return n;
+}
+
 /* A task on hart 1, 2 or 3: take a few bytes of what the RX ring holds
  * (non-blocking; a few, so that both readers take from one interrupt's
  * bytes), each read's bytes consecutive as injected. */
 static void read_some(unsigned max)
 {
     uint8_t b[4];
-    ssize_t n = uart_be_read(b, max < sizeof b ? max : sizeof b, true);
-    if (n == -EAGAIN)
+    ssize_t n = kposix_read(FD_NONBLOCK, b, max < sizeof b ? max : sizeof b);
+    if (n < 0 && errno == EAGAIN)
         return;
     CHECK(n > 0);
     for (ssize_t i = 0; i < n; i++) {
@@ -86,9 +106,11 @@ static void check_drained(struct writer *w, uint64_t t)
     ft_bus_lock();
     const struct fu_out *o = fu_out_buf();
     size_t n = fu_out_count();
-    for (; w->seen < w->written && w->cursor < n; w->cursor++)
-        if (o[w->cursor].b >> 6 == w->id && ++w->seen == w->written)
+    for (; w->seen < w->written && w->cursor < n; w->cursor++) {
+        uint8_t b = o[w->cursor].b;
+        if (b >> 6 == w->id && !inserted_cr(w->id, b, w->seen) && ++w->seen == w->written)
             CHECK(o[w->cursor].t_ns <= t);
+    }
     bool out = w->seen == w->written;
     ft_bus_unlock();
     if (!out)
@@ -107,12 +129,12 @@ static void drain(struct writer *w, bool until_done)
     do {
         ft_step("tcdrain");
         __atomic_fetch_add(&drains, 1, __ATOMIC_RELAXED);
-        rc = uart_be_drain();
+        rc = kposix_tcdrain(FD_BLOCK) ? -errno : 0;
         t = clock_now_ns();
-        if (rc == -ETIMEDOUT)
+        if (rc == -EIO)                    /* the backend's timeout */
             __atomic_fetch_add(&drain_timeouts, 1, __ATOMIC_RELAXED);
-    } while (rc == -ETIMEDOUT && until_done);
-    if (rc == -ETIMEDOUT)
+    } while (rc == -EIO && until_done);
+    if (rc == -EIO)
         return;
     CHECK_EQ(rc, 0);
     __atomic_fetch_add(&drains_ok, 1, __ATOMIC_RELAXED);
@@ -134,8 +156,8 @@ static void writer(void *arg)
         for (uint32_t k = 0; k < len; k++)
             buf[k] = tagged(w->id, w->written + k);
         ft_step(w->nonblock ? "write (non-blocking)" : "write");
-        ssize_t n = uart_be_write(buf, len, w->nonblock);
-        if (n == -EAGAIN && w->nonblock) {
+        ssize_t n = kposix_write(w->nonblock ? FD_NONBLOCK : FD_BLOCK, buf, len);
+        if (n < 0 && errno == EAGAIN && w->nonblock) {
             sleep_for(DEPTH * uart_port.char_ns);
             continue;
         }
@@ -208,8 +230,9 @@ static void far_end(void *arg)
         }
         if (i % 16 == 8)
             drain(NULL, false);
-        (void)uart_be_tx_pending();
-        (void)uart_be_rx_available();
+        int q;
+        CHECK_EQ(kposix_ioctl(FD_BLOCK, TIOCOUTQ, &q), 0);
+        CHECK_EQ(kposix_ioctl(FD_BLOCK, FIONREAD, &q), 0);
         bool rx_done = __atomic_load_n(&rx_read, __ATOMIC_RELAXED) == RX_BYTES;
         if (!__atomic_load_n(&writers_left, __ATOMIC_RELAXED)) {
             if (rx_done)
@@ -232,12 +255,19 @@ static void far_end(void *arg)
  * order; the counters add up; the RX bytes are the injected ones. */
 static void check_end(void)
 {
-    uint32_t seq[WRITERS] = { 0 }, bad = 0;
+    uint32_t seq[WRITERS] = { 0 }, bad = 0, crs = 0;
     ft_bus_lock();
     const struct fu_out *o = fu_out_buf();
     size_t n = fu_out_count();
     for (size_t i = 0; i < n; i++) {
         unsigned w = o[i].b >> 6;
+        if (w < WRITERS && inserted_cr(w, o[i].b, seq[w])) {
+            if (i + 1 < n && o[i + 1].b == '\n')
+                crs++;
+            else if (bad++ < 5)
+                fprintf(stderr, "line byte %zu: ONLCR's '\\r' without its '\\n'\n", i);
+            continue;
+        }
         if (w >= WRITERS || (o[i].b & 63U) != (seq[w] & 63U)) {
             if (bad++ < 5)
                 fprintf(stderr, "line byte %zu: %#x, expected writer %u's next (%u)\n", i,
@@ -249,6 +279,7 @@ static void check_end(void)
     unsigned lost = (unsigned)fu_stats()->lost_stores, rx_lost = (unsigned)fu_stats()->rx_lost;
     ft_bus_unlock();
     CHECK_EQ(bad, 0);
+    CHECK_EQ(crs, newlines());
     CHECK_EQ(lost, 0);
     for (unsigned w = 0; w < WRITERS; w++) {
         CHECK_EQ(wr[w].written, W_BYTES);
@@ -266,14 +297,14 @@ static void check_end(void)
     CHECK_EQ(uart_be_counters(&c), 0);
     CHECK_EQ(c.staged_bytes, 0);
     if (!did_reset) {
-        CHECK_EQ(c.user_acc, WRITERS * W_BYTES);
+        CHECK_EQ(c.user_acc, WRITERS * W_BYTES + newlines());
         CHECK_EQ(c.hw_send_bytes, c.user_acc);
         CHECK_EQ(c.drain_calls, drains);
         CHECK_EQ(c.drain_timeouts, drain_timeouts);
     } else {   /* since the reset; a write across it counted in both */
         uint64_t acc = c.user_acc + c.queued_at_reset;
         CHECK(acc >= c.hw_send_bytes && acc - c.hw_send_bytes <= MAX_WRITE);
-        CHECK(c.user_acc < WRITERS * W_BYTES && c.drain_calls <= drains);
+        CHECK(c.user_acc < WRITERS * W_BYTES + newlines() && c.drain_calls <= drains);
     }
     CHECK_EQ(c.rx_bytes, RX_BYTES);
     CHECK_EQ(c.rx_dropped, 0);
@@ -298,6 +329,12 @@ int main(void)
     CHECK_EQ(uart_be_hw_init(&cfg), 0);
     CHECK_EQ(uart_be_init(IRQ), 0);
     has_counters = uart_engine.flags & ENGINE_COUNTERS;
+    posix_io_init();
+    struct termios tio;
+    CHECK_EQ(kposix_tcgetattr(FD_BLOCK, &tio), 0);
+    tio.c_oflag = OPOST | ONLCR;
+    CHECK_EQ(kposix_tcsetattr(FD_BLOCK, TCSANOW, &tio), 0);
+    CHECK_EQ(kposix_open("/dev/console", O_RDWR | O_NONBLOCK), FD_NONBLOCK);
     for (unsigned i = 0; i < WRITERS; i++) {
         wr[i] = (struct writer){ .id = i, .nonblock = i == 2, .reads = i != 0,
                                  .rng = 0x9E3779B97F4A7C15ULL * (i + 1) };

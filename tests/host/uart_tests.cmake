@@ -159,8 +159,8 @@ foreach(engine async console)
                              WIRE_BAUD=115200 WIRE_FIFO=16 BACKEND_${_en}=1)
 endforeach()
 
-# The driver on four harts, a thread each, under ThreadSanitizer: each
-# engine with the NS16550A fake behind a bus mutex (fake_uart_bus.c:
+# The driver on four harts, a thread each, under ThreadSanitizer, entered
+# through the POSIX layer (src/io): each engine with the NS16550A fake behind a bus mutex (fake_uart_bus.c:
 # the driver's register accesses wrapped) and the threaded fake kernel
 # (fake_kernel_threads.c; HOST_SMP: harts_many() a variable, interrupt
 # state per thread); a 1 KiB TX ring, so that writers block on a full
@@ -168,7 +168,8 @@ endforeach()
 set(UART_SMP_FAKES ${UART_TESTS_DIR}/fake_kernel_threads.c ${UART_TESTS_DIR}/fake_tasks_threads.c
                    ${UART_TESTS_DIR}/fake_uart_bus.c
                    ${UART_TESTS_DIR}/fake_uart.c ${UART_TESTS_DIR}/fake_uart_fifo.c
-                   ${UART_TESTS_DIR}/fake_uart_regs.c ${SRC}/kernel/sleep.c)
+                   ${UART_TESTS_DIR}/fake_uart_regs.c ${SRC}/kernel/sleep.c
+                   ${SRC}/io/posix.c ${SRC}/io/posix_tty.c ${SRC}/io/posix_time.c ${SRC}/io/onlcr.c)
 foreach(engine async console copier)
   string(TOUPPER ${engine} _en)
   set(_name uart_smp_tsan_${engine})
