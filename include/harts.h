@@ -89,9 +89,13 @@ static inline int harts_many(void) { return 0; }
  * (wire_model_hart_quiesce), so only hart 0 touches them again. */
 void harts_share(bool on);
 
-/* Secondary hart start-up (harts.c), interrupts masked, on its own
- * stack and TLS block: bring up this hart's kernel, then idle. */
+/* Secondary hart start-up (src/kernel/hart_main.c), interrupts masked,
+ * on its own stack and TLS block: bring up this hart's kernel, then idle. */
 _Noreturn void hart_main(unsigned index);
+/* hart_main, interrupts masked: hart index's boot stack's bottom. */
+void *harts_stack_bottom(unsigned index);
+/* hart_main, interrupts masked, its kernel up: count it online. */
+void harts_arrived(void);
 
 #endif /* !__ASSEMBLER__ */
 #endif

@@ -5,21 +5,18 @@
  * the virtual clock; the boot hart moves each of them into hart_wait_s
  * with SBI HSM hart_start at boot, where they sleep in wfi with only the
  * software interrupt enabled. harts_release then hands each its stack and
- * TLS block and lets it into hart_main: its own trap vector, accounts,
- * timer, PLIC context and scheduler, and the IPI that wakes it. */
+ * TLS block and lets it into hart_main (src/kernel/hart_main.c): its own
+ * trap vector, accounts, timer, PLIC context and scheduler, and the IPI
+ * that wakes it. */
 #include <stdbool.h>
 #include <stdint.h>
-#include "cpu_acct.h"
 #include "clock.h"
 #include "csr.h"
 #include "harts.h"
 #include "ipi.h"
 #include "kernel.h"
-#include "plic.h"
 #include "sbi.h"
-#include "scheduler.h"
 #include "timer.h"
-#include "trap.h"
 
 #define HART_STACK_WORDS 1024        /* a secondary's boot stack: 8 KiB */
 #define HART_TLS_BYTES   1024        /* a secondary's TLS block */
@@ -112,24 +109,18 @@ unsigned harts_release(void)
     return want;
 }
 
-/* hart_wait (start.S) on a released hart, interrupts masked, on its own
- * stack and zeroed TLS block: the hart's kernel, then its idle loop. */
-void hart_main(unsigned index)
+/* hart_main (src/kernel/hart_main.c) on released hart index, interrupts
+ * masked: the bottom of its boot stack (its scheduler's main task). */
+void *harts_stack_bottom(unsigned index)
 {
-    static const char *const names[HARTS_MAX] = { "main", "hart1", "hart2", "hart3",
-                                                  "hart4", "hart5", "hart6", "hart7" };
-    hart_self_index = index;
-    cpu_acct_early_init();
-    trap_init();
-    sched_hart_init(stacks[index - 1], names[index]);
-    cpu_acct_hart_init();
-    timer_init();
-    plic_hart_init();
-    ipi_init();
+    return stacks[index - 1];
+}
+
+/* hart_main on a released hart, interrupts masked, its kernel up: it
+ * counts as online (harts_release waits for every one). */
+void harts_arrived(void)
+{
     __atomic_fetch_add(&online, 1, __ATOMIC_RELEASE);
-    irq_enable();
-    for (;;)
-        sched_block();   /* never woken: the scheduler runs this hart's tasks */
 }
 
 /* Any context: the id of the hart that runs the kernel. */
