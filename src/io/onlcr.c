@@ -61,10 +61,11 @@ ssize_t posix_be_put(const void *p, size_t n, bool nonblock)
     return r;
 }
 
-/* Any task (write path), the writer turn held: ONLCR output, POSIX_IO_CHUNK user bytes at a
- * time translated into a stack buffer with room for "\r\n" for each, so
- * a gathered chunk is one backend write whatever its newlines; stops at
- * the first short write. User bytes or -errno. */
+/* Any task (write path), the writer turn held: ONLCR output,
+ * POSIX_IO_CHUNK user bytes at a time translated into a stack buffer with
+ * room for "\r\n" for each, so a gathered chunk is one backend write
+ * whatever its newlines; stops at the first short write. User bytes or
+ * -errno. */
 ssize_t posix_out_onlcr(const struct iovec *iov, int cnt, bool nonblock)
 {
     char buf[2 * POSIX_IO_CHUNK];

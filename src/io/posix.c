@@ -116,9 +116,10 @@ ssize_t POSIX_NAME(read)(int fd, void *buf, size_t n)
     return r < 0 ? fail((int)-r) : r;
 }
 
-/* Any task (write path), the writer turn held: raw output. Runs of two or more vectors that fit
- * in one chunk are gathered into one backend write; a lone vector goes
- * straight from the caller's memory. Stops at the first short write. */
+/* Any task (write path), the writer turn held: raw output. Runs of two or
+ * more vectors that fit in one chunk are gathered into one backend write;
+ * a lone vector goes straight from the caller's memory. Stops at the first
+ * short write. */
 static ssize_t out_raw(const struct iovec *iov, int cnt, bool nonblock)
 {
     char buf[POSIX_IO_CHUNK];

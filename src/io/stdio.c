@@ -1,8 +1,8 @@
 /* picolibc stdio on the console: stdout, stderr and stdin share one
  * stream; output is collected per line, in a buffer per hart, and handed
- * to the POSIX layer's console output in one go ('\n' goes out as "\r\n" there, like a
- * terminal with ONLCR). Before the driver is up, output goes polled to
- * the kernel's console sink. */
+ * to the POSIX layer's console output in one go ('\n' goes out as "\r\n"
+ * there, like a terminal with ONLCR). Before the driver is up, output goes
+ * polled to the kernel's console sink. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>

@@ -2,17 +2,18 @@
  * (host.uart_smp_tsan: the async engine; _console, _copier: the others),
  * entered at the POSIX layer (write, read, tcdrain, ioctl on the console
  * with ONLCR on), with the NS16550A register fake behind a bus mutex and
- * the threaded fake kernel (fake_kernel_threads.h). Hart 0 writes and takes the UART
- * interrupt (at its interrupt points and in its idle thread); harts 1
- * and 2 write (2 non-blocking) and tcdrain; harts 1-3 read non-blocking
- * what hart 3 injects as the far end; hart 3 takes counter and IER
- * snapshots, resets the counters once and tcdrains. Any race TSan sees fails the test (its
- * exit status). Checked: each writer's bytes reach the fake's line
- * exactly once and in order; a tcdrain that returns 0 does so after the
- * caller's last byte left the shifter; each '\n' of writer 0 (its byte
- * 10 of every 64) reaches the line as "\r\n", the two together; the received bytes are the
- * injected ones; the counters add up, at every snapshot and at the end;
- * no task hangs (a watchdog names the ones that do). */
+ * the threaded fake kernel (fake_kernel_threads.h). Hart 0 writes and
+ * takes the UART interrupt (at its interrupt points and in its idle
+ * thread); harts 1 and 2 write (2 non-blocking) and tcdrain; harts 1-3
+ * read non-blocking what hart 3 injects as the far end; hart 3 takes
+ * counter and IER snapshots, resets the counters once and tcdrains. Any
+ * race TSan sees fails the test (its exit status). Checked: each writer's
+ * bytes reach the fake's line exactly once and in order; a tcdrain that
+ * returns 0 does so after the caller's last byte left the shifter; each
+ * '\n' of writer 0 (its byte 10 of every 64) reaches the line as "\r\n",
+ * the two together; the received bytes are the injected ones; the counters
+ * add up, at every snapshot and at the end; no task hangs (a watchdog
+ * names the ones that do). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
