@@ -94,7 +94,7 @@ void bench_manifest_platform(void)
 
     uart_be_info(&info);
     const struct uart_cfg *u = info.cfg;
-    uint64_t real = uart_real_baud_milli(u);
+    uint64_t real = info.baud_milli;
 
     printf("  version=%s\n", UARTBENCH_VERSION);
     printf("  board=%s\n", board.name);
@@ -109,7 +109,7 @@ void bench_manifest_platform(void)
     printf("  fifo_depth=%u fifo_depth_source=%s\n", info.fifo_depth, info.fifo_source);
     printf("  baud=%lu uart_clock_hz=%lu divisor=%lu baud_real=%llu.%03llu\n",
            (unsigned long)u->baud, (unsigned long)u->clock_hz,
-           (unsigned long)uart_divisor(u), (unsigned long long)(real / 1000),
+           (unsigned long)info.divisor, (unsigned long long)(real / 1000),
            (unsigned long long)(real % 1000));
     print_wire(u);
     if (!bootarg("qemu_mode", mode, sizeof mode))

@@ -248,7 +248,7 @@ static void bench_env_init(void)
     bench.fd = open("/dev/console", O_RDWR);
     struct uart_info info;
     uart_be_info(&info);
-    bench.baud_milli = w.baud ? w.baud * 1000 : uart_real_baud_milli(info.cfg);
+    bench.baud_milli = w.baud ? w.baud * 1000 : info.baud_milli;
     bench.char_ns = bench_line_ns(1);
     bench.line_timed = bench_line_timed();
 #if BENCH_QUICK

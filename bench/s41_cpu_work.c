@@ -44,14 +44,18 @@ struct s41_round {
 
 /* s41_cpu_work, before and after a round: everything the round needs,
  * with interrupts masked (an ISR between the accounts and the counters
- * would charge an account outside the counters' window). */
+ * would charge an account outside the counters' window). The accounts
+ * are read next to the counters, with nothing between them but a CSR
+ * read: what runs between the two is in the accounts and not in the
+ * counters' delta (a clock read that traps to the firmware, as rdtime on
+ * sifive_u, is hundreds of instructions). */
 static void snap_begin(struct s41_snap *s)
 {
     unsigned long f = irq_save();
-    s->phases = uart_be_phases(s->phase, S41_PHASES_MAX);
-    cpu_acct_read(&s->acct);
-    wire_model_stats(&s->wire);
     s->ns = clock_now_ns();
+    s->phases = uart_be_phases(s->phase, S41_PHASES_MAX);
+    wire_model_stats(&s->wire);
+    cpu_acct_read(&s->acct);
     s->cycles = rdcycle();
     s->instret = rdinstret();
     irq_restore(f);
@@ -64,10 +68,10 @@ static void snap_end(struct s41_snap *s)
     unsigned long f = irq_save();
     s->instret = rdinstret();
     s->cycles = rdcycle();
-    s->ns = clock_now_ns();
     cpu_acct_read(&s->acct);
     wire_model_stats(&s->wire);
     s->phases = uart_be_phases(s->phase, S41_PHASES_MAX);
+    s->ns = clock_now_ns();
     irq_restore(f);
 }
 

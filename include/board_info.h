@@ -20,6 +20,8 @@ struct board_info {
     bool clint_split32;      /* mtimecmp writable only as 32-bit halves */
     uintptr_t test_device;   /* QEMU finisher, 0 when absent */
     uint32_t plic_nsources;  /* interrupt sources, for the boot-time reset */
+    uint32_t hart_first;     /* the first hart id with the kernel's mode (sifive_u:
+                                1, hart 0 being an M-mode-only monitor core) */
     bool has_fdt;
     bool qemu;               /* a QEMU machine: QEMU's counters and clock */
     struct uart_cfg uart;

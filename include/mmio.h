@@ -1,5 +1,5 @@
 /* Plain MMIO accessors for kernel devices (PLIC, CLINT, finisher, CCU).
- * The UART has its own width/stride-aware layer in uart_16550.h. */
+ * The UART has its own width/stride-aware seam in uart_regs.h. */
 #ifndef MMIO_H
 #define MMIO_H
 

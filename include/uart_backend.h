@@ -140,6 +140,8 @@ struct uart_info {
     const char *fifo_source;   /* "board", or where the IP said it ("cpr") */
     uint64_t char_ns;          /* one 10-bit character on the line */
     const struct uart_cfg *cfg; /* the config in use (the boot's operating point) */
+    uint32_t divisor;          /* the IP's divisor register (0: none, or not known) */
+    uint64_t baud_milli;       /* the baud the divisor gives, in milli-baud */
 };
 /* Any task. */
 void uart_be_info(struct uart_info *out);

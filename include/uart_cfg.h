@@ -17,10 +17,12 @@ struct uart_cfg {
     uint8_t rx_trigger;    /* RX FIFO trigger level in bytes: 1, 4, 8 or 14 (FCR) */
 };
 
-/* Any context: divisor for the configured clock and baud, rounded to
- * nearest; the baud rate it really gives, in milli-baud; one 8N1
- * character (10 bits) at that baud, in ns. Pure arithmetic on the config
- * (src/drivers/uart/uart_cfg.c). */
+/* Any context: a 16550-family divisor (clock / 16 / baud) for the
+ * configured clock and baud, rounded to nearest; the baud rate it really
+ * gives, in milli-baud; one 8N1 character (10 bits) at that baud, in ns.
+ * Pure arithmetic on the config (src/drivers/uart/uart_cfg.c), used by
+ * the 16550 lower halves' timing op, the wire model and the hosted build;
+ * the driver's line is its lower half's (uart_lower.timing). */
 uint32_t uart_divisor(const struct uart_cfg *c);
 uint64_t uart_real_baud_milli(const struct uart_cfg *c);
 uint64_t uart_char_ns(const struct uart_cfg *c);

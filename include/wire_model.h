@@ -1,5 +1,5 @@
 /* Wire model (QEMU boards, build option WIRE_BAUD > 0): a modelled device
- * behind the register seam (uart_16550.h) that makes QEMU's instant 16550
+ * behind the register seam (uart_regs.h) that makes QEMU's instant 16550
  * behave like a real line. Every byte stored to THR takes 10 bit times
  * after the previous one; LSR.THRE and LSR.TEMT follow modelled time; a
  * store into a full modelled FIFO is lost and counted. When the modelled

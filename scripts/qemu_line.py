@@ -88,12 +88,16 @@ def line_args(desc, args):
     """QEMU arguments and boot arguments of the line: the device's (an
     image without the wire model, by default at LINE_DEFAULT) or QEMU's
     instant UART (the wire model's images, the Linux peer, --line
-    instant). ValueError for a bad option."""
+    instant, a board whose UART in QEMU keeps no line time: line
+    "instant"). ValueError for a bad option."""
     kind = desc.get("line", "device")
     text = args.line or (LINE_DEFAULT if kind == "device" else "instant")
     if args.line and args.line != "instant" and kind == "model":
         raise ValueError("--line: this image has the wire model, which is its line "
                  "(its operating point is the boot argument wire=)")
+    if args.line and args.line != "instant" and kind == "instant":
+        raise ValueError(f"--line {args.line}: {desc.get('board', 'this board')}'s UART in "
+                         "QEMU keeps no line time; valid value: instant")
     point = parse_line(text)
     if point is None:
         if args.far_end_stream:
@@ -136,7 +140,8 @@ def build_command(desc, args, chardev=None):
         bootargs.append(f"icount_shift={args.icount_shift}")
     bootargs += boot_line + args.append
     cmd = [args.qemu, "-L", QEMU_DATA, "-machine", desc["machine"] + (machine or ""),
-           "-m", "128M", "-smp", str(args.smp), "-bios", desc["bios"],
+           "-m", "128M", "-smp", str(args.smp + desc.get("monitor_harts", 0)),
+           "-bios", desc["bios"],
            "-kernel", desc["kernel"], "-append", " ".join(bootargs),
            "-display", "none", "-monitor", "none",
            "-chardev", chardev or f"file,id=uart0,path={args.log}",

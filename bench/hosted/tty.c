@@ -209,6 +209,7 @@ void uart_be_info(struct uart_info *out)
         .fifo_depth = hosted_tty.fifo_depth,
         .fifo_source = hosted_tty.fifo_depth ? "tiocgserial" : "unknown",
         .char_ns = uart_char_ns(&cfg), .cfg = &cfg,
+        .divisor = uart_divisor(&cfg), .baud_milli = uart_real_baud_milli(&cfg),
     };
 }
 

@@ -6,6 +6,9 @@
 #ifndef BOARD_PLIC_CTRL
 #define BOARD_PLIC_CTRL 0UL
 #endif
+#ifndef BOARD_HART_FIRST
+#define BOARD_HART_FIRST 0U
+#endif
 #ifndef BOARD_CLINT_SPLIT32
 #define BOARD_CLINT_SPLIT32 0
 #endif
@@ -22,6 +25,7 @@ const struct board_info board = {
     .clint_split32 = BOARD_CLINT_SPLIT32,
     .test_device = BOARD_TEST_DEVICE,
     .plic_nsources = BOARD_PLIC_NSOURCES,
+    .hart_first = BOARD_HART_FIRST,
     .has_fdt = BOARD_HAS_FDT,
     .qemu = BOARD_QEMU,
     .uart = {

@@ -76,7 +76,7 @@ bool uart_model_write(const struct uart_cfg *c, unsigned r, uint32_t *v)
 {
     return cpu_acct_call((uintptr_t)c, r, (uintptr_t)v, &cpu_acct_sim, wire_hook_write) != 0;
 }
-/* The seam (uart_write_thr_burst), any context: the model takes n stores. */
+/* The seam (uart_write_burst of THR), any context: the model takes n stores. */
 uint32_t uart_model_thr(const struct uart_cfg *c, uint32_t n)
 {
     return (uint32_t)cpu_acct_call((uintptr_t)c, n, 0, &cpu_acct_sim, wire_hook_thr);

@@ -41,7 +41,7 @@ void test_wire_seam(void)
     uart_write(&ns, UART_LCR, UART_LCR_8N1);                hooks++; mmio++;
     uart_write(&ns, UART_FCR, UART_FCR_ENABLE);             hooks++; mmio++;
     CHECK_EQ(uart_read(&ns, UART_IER), UART_IER_RDI | UART_IER_RLSI); hooks++;
-    uart_write_thr_burst(&ns, burst, sizeof burst);         hooks++; mmio += sizeof burst;
+    uart_write_burst(&ns, UART_THR, burst, sizeof burst);         hooks++; mmio += sizeof burst;
     (void)uart_read(&ns, UART_SCR);                         mmio++;    /* not modelled */
     (void)uart_read_bits(&ns, UART_IER, UART_IER_THRI);     hooks++;   /* model only */
 

@@ -58,6 +58,11 @@ foreach(lower IN LISTS UART_LOWERS)
   endforeach()
 endforeach()
 
+# The SiFive UART's lower half alone, against its own register-level fake
+# (the engines run on it on QEMU's sifive_u: tests/qemu).
+uart_test(uart_lower sifive ${UART_TESTS_DIR}/test_uart_lower_sifive.c
+          ${UART_TESTS_DIR}/fake_sifive_uart.c)
+
 # The async test: TX tests and main(), DW quirk/RX/loopback tests, drains
 # under line faults, helpers.
 set(UART_ASYNC_TESTS ${UART_TESTS_DIR}/test_uart_async.c

@@ -10,6 +10,7 @@
  * that wakes it. */
 #include <stdbool.h>
 #include <stdint.h>
+#include "board_info.h"
 #include "clock.h"
 #include "csr.h"
 #include "harts.h"
@@ -39,8 +40,8 @@ static uint64_t stacks[HARTS_MAX - 1][HART_STACK_WORDS] __attribute__((aligned(1
 static uint8_t tls_blocks[HARTS_MAX - 1][HART_TLS_BYTES] __attribute__((aligned(64)));
 
 /* Boot, interrupts masked: remember the boot hart; in S-mode move the
- * others into hart_wait_s, giving each the next index. Returns how many
- * were moved. */
+ * others from the board's first S-mode hart on into hart_wait_s, giving
+ * each the next index. Returns how many were moved. */
 unsigned harts_init(unsigned long boot_hartid)
 {
     unsigned moved = 0;
@@ -48,7 +49,7 @@ unsigned harts_init(unsigned long boot_hartid)
     hart_ids[0] = boot_hartid;
     harts_tp[0] = (uintptr_t)__tls_base;
 #if PRIV_S
-    for (unsigned long h = 0; h < HARTS_MAX && moved + 1 < HARTS_MAX; h++)
+    for (unsigned long h = board.hart_first; h < HARTS_MAX && moved + 1 < HARTS_MAX; h++)
         if (h != boot_hartid &&
             sbi_call(SBI_EXT_HSM, SBI_HSM_HART_START, (long)h, (long)hart_wait_s,
                      (long)moved + 1).error == 0)

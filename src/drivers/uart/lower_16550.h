@@ -1,11 +1,12 @@
 /* The 16550 family's lower-half functions, shared by the NS16550A
  * (lower_ns16550.h) and the DesignWare APB UART (lower_dw_apb.h), which
- * adds to them. Register names and access: uart_16550.h. Included through
- * uart_lower.h only. */
+ * adds to them. Register names: uart_16550.h; access: the seam
+ * (uart_regs.h). Included through uart_lower.h only. */
 #ifndef LOWER_16550_H
 #define LOWER_16550_H
 
 #include "csr.h"
+#include "uart_16550.h"
 
 /* Any: count the line errors an LSR value reports (a read clears them in
  * the UART). Each count one atomic add, only when its bit is set: a task
@@ -63,7 +64,7 @@ static inline bool l16550_tx_ready(struct uart_hw *h)
 /* Masked. */
 static inline void l16550_tx_load(struct uart_hw *h, const uint8_t *p, unsigned n)
 {
-    uart_write_thr_burst(h->cfg, p, n);
+    uart_write_burst(h->cfg, UART_THR, p, n);
 }
 
 /* Any: LSR.TEMT, errors counted. */
@@ -87,6 +88,18 @@ static inline void l16550_irq_update(struct uart_hw *h, unsigned set, unsigned c
     h->ier = ((h->irqs & UART_IRQ_TX) ? UART_IER_THRI : 0) |
              ((h->irqs & UART_IRQ_RX) ? UART_IER_RDI | UART_IER_RLSI : 0);
     uart_write(h->cfg, UART_IER, h->ier);
+}
+
+/* Masked: IER as the UART reads it back (its four interrupt bits). */
+static inline uint32_t l16550_irq_read(struct uart_hw *h)
+{
+    return uart_read(h->cfg, UART_IER) & 0x0FU;
+}
+
+/* Any: a 16550's divisor is clock / 16 / baud (uart_cfg.c). */
+static inline void l16550_timing(const struct uart_cfg *c, struct uart_timing *t)
+{
+    *t = (struct uart_timing){ uart_divisor(c), uart_real_baud_milli(c), uart_char_ns(c) };
 }
 
 /* Masked: IIR's cause; modem status is read (it clears the cause). */

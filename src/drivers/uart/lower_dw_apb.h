@@ -90,6 +90,7 @@ static inline int dw_init(struct uart_hw *h)
 static const struct uart_lower uart_lower = {
     .name = "dw-apb",
     .caps = UART_CAP_TEMT | UART_CAP_LOOPBACK | UART_CAP_TX_LEVEL,
+    .timing = l16550_timing,
     .init = dw_init,
     .tx_room = dw_tx_room,
     .tx_ready = dw_tx_ready,
@@ -97,6 +98,7 @@ static const struct uart_lower uart_lower = {
     .tx_empty = l16550_tx_empty,
     .tx_level = dw_tx_level,
     .irq_update = l16550_irq_update,
+    .irq_read = l16550_irq_read,
     .cause = dw_cause,
     .rx_take = l16550_rx_take,
     .loopback = l16550_loopback,

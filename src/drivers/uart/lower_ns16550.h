@@ -24,6 +24,7 @@ static inline int ns16550_init(struct uart_hw *h)
 static const struct uart_lower uart_lower = {
     .name = "ns16550",
     .caps = UART_CAP_TEMT | UART_CAP_LOOPBACK,
+    .timing = l16550_timing,
     .init = ns16550_init,
     .tx_room = l16550_tx_room,
     .tx_ready = l16550_tx_ready,
@@ -31,6 +32,7 @@ static const struct uart_lower uart_lower = {
     .tx_empty = l16550_tx_empty,
     .tx_level = l16550_tx_level,
     .irq_update = l16550_irq_update,
+    .irq_read = l16550_irq_read,
     .cause = l16550_cause,
     .rx_take = l16550_rx_take,
     .loopback = l16550_loopback,

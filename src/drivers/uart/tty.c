@@ -22,7 +22,8 @@ static const struct console_sink tty_console;
 int uart_be_hw_init(const struct uart_cfg *c)
 {
     uart_port.hw.cfg = c;
-    uart_port.char_ns = uart_char_ns(c);
+    uart_lower.timing(c, &uart_port.timing);
+    uart_port.char_ns = uart_port.timing.char_ns;
     int rc = uart_lower.init(&uart_port.hw);
     if (rc == 0)
         console_register(&tty_console, uart_port.char_ns, uart_port.hw.fifo_depth);
@@ -204,10 +205,23 @@ void uart_be_flush_polled(void)
     irq_restore(f);
 }
 
-/* The console sink (any context: exit, panic): the last stop bit is out. */
+/* The console sink (any context: exit, panic, polled): the last stop
+ * bit is out. An IP that sees its shifter says so (UART_CAP_TEMT); for
+ * one that sees only its FIFO, the core's rule: a character time after
+ * the FIFO was first seen empty. */
 static bool tty_tx_idle(void)
 {
-    return uart_lower.tx_empty(&uart_port.hw);
+    static uint64_t empty_since;      /* 0: the FIFO not seen empty */
+    if (uart_lower.caps & UART_CAP_TEMT)
+        return uart_lower.tx_empty(&uart_port.hw);
+    uint64_t now = clock_now_ns();
+    if (!uart_lower.tx_empty(&uart_port.hw)) {
+        empty_since = 0;
+        return false;
+    }
+    if (!empty_since)
+        empty_since = now;
+    return now >= empty_since + uart_port.char_ns;
 }
 
 static const struct console_sink tty_console = {
@@ -221,5 +235,6 @@ static const struct console_sink tty_console = {
 void uart_be_info(struct uart_info *out)
 {
     *out = (struct uart_info){ uart_lower.name, uart_engine.name, uart_port.hw.fifo_depth,
-                               uart_port.hw.fifo_source, uart_port.char_ns, uart_port.hw.cfg };
+                               uart_port.hw.fifo_source, uart_port.char_ns, uart_port.hw.cfg,
+                               uart_port.timing.divisor, uart_port.timing.baud_milli };
 }

@@ -84,7 +84,7 @@ int uart_be_irq_state(struct uart_irq_state *out)
     struct uart_port *p = &uart_port;
     unsigned long f = port_lock(p);
     out->ier_shadow = p->hw.ier & 0x0FU;
-    out->ier_reg = uart_read(p->hw.cfg, UART_IER) & 0x0FU;
+    out->ier_reg = uart_lower.irq_read(&p->hw);
     out->tx_on = p->hw.irqs & UART_IRQ_TX;
     port_unlock(p, f);
     return 0;

@@ -1,8 +1,9 @@
 /* The lower half of the UART driver: what one UART IP needs (the shape of
  * Linux's uart_ops and NuttX's uart_ops_s), one file per IP, chosen by
  * the board at build time (BOARD_UART_LOWER in boards/<board>/board.cmake
- * names lower_<ip>.h, included below as `uart_lower`). A lower half drives
- * registers only through the seam (uart_16550.h) and calls nothing of the
+ * names lower_<ip>.h, included below as `uart_lower`). A lower half holds
+ * its IP's register map and quirks, drives the registers only through the
+ * IP-neutral seam (uart_regs.h) and calls nothing of the
  * kernel: no scheduler, timer or CPU accounting. Its table is a static
  * const object, so a call through it compiles to a direct, inlinable call.
  *
@@ -13,11 +14,20 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "uart_16550.h"
+#include "uart_regs.h"
 
 /* Line errors seen in status reads (a read clears them in the UART). */
 struct uart_line_errors {
     uint64_t overrun, parity, framing, brk;
+};
+
+/* The line as the IP's clock divider sets it (baud programming is the
+ * lower half's): the divisor register's value, the baud it really gives
+ * in milli-baud, one 10-bit character at that baud in ns. */
+struct uart_timing {
+    uint32_t divisor;
+    uint64_t baud_milli;
+    uint64_t char_ns;
 };
 
 /* One UART as its lower half drives it: the board's config and the lower
@@ -27,7 +37,7 @@ struct uart_hw {
     const struct uart_cfg *cfg;
     uint16_t fifo_depth;          /* TX FIFO depth in use */
     const char *fifo_source;      /* "board", or where the IP said it ("cpr") */
-    uint32_t ier;                 /* the interrupt-enable register as written */
+    uint32_t ier;                 /* the IP's interrupt-enable register as written */
     unsigned irqs;                /* UART_IRQ_* enabled */
     struct uart_line_errors err;  /* since boot */
     uint64_t busy_detect;         /* DW: an LCR write while busy (IIR 0x7) */
@@ -37,7 +47,7 @@ struct uart_hw {
  * it itself (an IP quirk, modem status); the handler asks again. */
 enum uart_cause { UART_CAUSE_NONE, UART_CAUSE_TX, UART_CAUSE_RX, UART_CAUSE_OTHER };
 
-#define UART_IRQ_TX 1U            /* TX FIFO has room (16550: IER.THRI) */
+#define UART_IRQ_TX 1U            /* TX FIFO empty (16550: IER.THRI, SiFive: ie.txwm) */
 #define UART_IRQ_RX 2U            /* RX data, RX timeout, line status */
 
 #define UART_CAP_TEMT     1U      /* tx_empty sees the shifter, not only the FIFO */
@@ -47,6 +57,8 @@ enum uart_cause { UART_CAUSE_NONE, UART_CAUSE_TX, UART_CAUSE_RX, UART_CAUSE_OTHE
 struct uart_lower {
     const char *name;             /* the IP, e.g. "ns16550", "dw-apb" */
     unsigned caps;                /* UART_CAP_* */
+    /* Any: the divisor for the config's clock and baud, and its line. */
+    void (*timing)(const struct uart_cfg *c, struct uart_timing *t);
     /* Boot, masked: divisor, 8N1, FIFOs, interrupts off, FIFO depth. */
     int (*init)(struct uart_hw *h);
     /* Masked: bytes the TX FIFO takes now (a status read: errors counted). */
@@ -62,6 +74,8 @@ struct uart_lower {
     unsigned (*tx_level)(struct uart_hw *h);
     /* Masked: interrupts `set` on, `clear` off (UART_IRQ_*). */
     void (*irq_update)(struct uart_hw *h, unsigned set, unsigned clear);
+    /* Masked: the interrupt-enable register, read back from the UART. */
+    uint32_t (*irq_read)(struct uart_hw *h);
     /* ISR: the highest pending cause. */
     enum uart_cause (*cause)(struct uart_hw *h);
     /* Masked: up to max received bytes into buf, errors counted; *more

@@ -9,7 +9,7 @@
  *   TX engine, one file per design (engine_<BACKEND>.c): what differs
  *       between designs -> uart_lower
  *   lower half, one file per UART IP (uart_lower.h) -> the register seam
- *       (uart_16550.h) -> the device, or its model on QEMU
+ *       (uart_regs.h) -> the device, or its model on QEMU
  *
  * An engine never calls the core: it changes the port's data and wakes
  * the port's wait queues (a kernel service). The core owns the port. */
@@ -29,7 +29,8 @@
 struct uart_port {
     struct spinlock lock;         /* the port lock (port_lock below) */
     struct uart_hw hw;            /* the lower half's view of the UART */
-    uint64_t char_ns;             /* one 10-bit character on the line */
+    struct uart_timing timing;    /* the line as the lower half programs it */
+    uint64_t char_ns;             /* one 10-bit character on the line (timing's) */
     struct ring tx;               /* TX ring (the engine's storage; none: capacity 0) */
     struct ring rx;               /* RX ring (the core's) */
     struct waitq tx_space;        /* writers waiting for TX ring space */

@@ -1,4 +1,4 @@
-/* The wire model's entry points at the register seam (uart_16550.h):
+/* The wire model's entry points at the register seam (wire_seam.h):
  * uart_model_read(c, r, v), uart_model_write(c, r, pv) and
  * uart_model_thr(c, n) run the model's hooks (wire_model.c) through
  * cpu_acct_call, with the sim CPU account owning the CPU and interrupts
