@@ -20,6 +20,7 @@ struct board_info {
     bool clint_split32;      /* mtimecmp writable only as 32-bit halves */
     uintptr_t test_device;   /* QEMU finisher, 0 when absent */
     uint32_t plic_nsources;  /* interrupt sources, for the boot-time reset */
+    bool uart_rx_trigger_fixed;  /* the UART interrupts at every received byte */
     uint32_t hart_first;     /* the first hart id with the kernel's mode (sifive_u:
                                 1, hart 0 being an M-mode-only monitor core) */
     bool has_fdt;

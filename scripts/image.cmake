@@ -29,21 +29,22 @@ if(DEFINED BOARD_QEMU_MACHINE)
   include(${CMAKE_SOURCE_DIR}/scripts/qemu/qemu.cmake)
   # What scripts/qemu-run needs to boot this image: the project's QEMU; the
   # line: the emulator's (line time in its 16550, an image without the wire
-  # model), QEMU's instant UART with the wire model in front ("model"), or
-  # the board's BOARD_QEMU_LINE (instant: its UART in QEMU keeps no line
-  # time); the harts QEMU adds to --smp (BOARD_QEMU_MONITOR_HARTS).
+  # model) or QEMU's instant UART with the wire model in front ("model");
+  # the UART's model in QEMU (BOARD_QEMU_UART: 16550, sifive); the harts
+  # QEMU adds to --smp (BOARD_QEMU_MONITOR_HARTS).
   if(NOT DEFINED BOARD_QEMU_MONITOR_HARTS)
     set(BOARD_QEMU_MONITOR_HARTS 0)
   endif()
-  if(DEFINED BOARD_QEMU_LINE)
-    set(_line ${BOARD_QEMU_LINE})
-  elseif(WIRE_BAUD EQUAL 0)
+  if(NOT DEFINED BOARD_QEMU_UART)
+    set(BOARD_QEMU_UART 16550)
+  endif()
+  if(WIRE_BAUD EQUAL 0)
     set(_line device)
   else()
     set(_line model)
   endif()
   file(WRITE ${CMAKE_BINARY_DIR}/qemu.json
-"{\"board\": \"${BOARD}\", \"backend\": \"${BACKEND}\", \"machine\": \"${BOARD_QEMU_MACHINE}\", \"bios\": \"${BOARD_QEMU_BIOS}\", \"kernel\": \"${CMAKE_BINARY_DIR}/kernel.elf\", \"icount_shift\": ${QEMU_ICOUNT_SHIFT}, \"qemu\": \"${UARTBENCH_QEMU}\", \"line\": \"${_line}\", \"monitor_harts\": ${BOARD_QEMU_MONITOR_HARTS}}\n")
+"{\"board\": \"${BOARD}\", \"backend\": \"${BACKEND}\", \"machine\": \"${BOARD_QEMU_MACHINE}\", \"bios\": \"${BOARD_QEMU_BIOS}\", \"kernel\": \"${CMAKE_BINARY_DIR}/kernel.elf\", \"icount_shift\": ${QEMU_ICOUNT_SHIFT}, \"qemu\": \"${UARTBENCH_QEMU}\", \"line\": \"${_line}\", \"monitor_harts\": ${BOARD_QEMU_MONITOR_HARTS}, \"uart\": \"${BOARD_QEMU_UART}\"}\n")
   find_package(Python3 REQUIRED COMPONENTS Interpreter)
   set(QEMU_RUN ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/qemu-run
       --image-dir ${CMAKE_BINARY_DIR} --log ${CMAKE_BINARY_DIR}/run.log)

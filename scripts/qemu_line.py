@@ -18,6 +18,13 @@ BURST_MAX = 65536
 LINE_FORMS = ("BAUD/FIFO[/RXTRIG] (BAUD 9600..12000000, FIFO 1, 16, 32, 64 or 128, RXTRIG "
               "1, 4, 8 or 14 and at most FIFO; e.g. 115200/16, 3000000/1, 921600/64/8) "
               "or instant (QEMU's UART sends at once)")
+# The SiFive UART (sifive_u): 8-entry FIFOs, no RX trigger levels, no far
+# end; its line is QEMU's sifive_uart with line-timing
+# (scripts/qemu/patches/0011), given as -global properties.
+SIFIVE_DRIVER = "riscv.sifive.uart"
+SIFIVE_LINE_DEFAULT = "115200/8"
+SIFIVE_LINE_FORMS = ("BAUD/8 (BAUD 9600..12000000; the SiFive UART's FIFOs are 8 deep and it has "
+                     "no RX trigger levels; e.g. 115200/8, 921600/8) or instant")
 FAR_FORMS = ("off, stream or burst:N:T (N 1..65536 bytes every T, with unit ns, us or ms, "
              "at least N character times; e.g. burst:64:10ms)")
 STREAM_MAX = 1 << 24
@@ -40,11 +47,17 @@ def far_end_streams(path):
         return [json.loads(line) for line in f if line.strip()]
 
 
-def parse_line(text):
-    """--line: (baud, fifo, rx trigger or None), or None for instant;
-    ValueError naming the valid forms otherwise."""
+def parse_line(text, uart="16550"):
+    """--line: (baud, fifo, rx trigger or None), or None for instant, for
+    a 16550 or the SiFive UART (uart "sifive"); ValueError naming the
+    valid forms otherwise."""
     if text == "instant":
         return None
+    if uart == "sifive":
+        m = re.fullmatch(r"([0-9]+)/8", text)
+        if not m or not BAUD_RANGE[0] <= int(m.group(1)) <= BAUD_RANGE[1]:
+            raise ValueError(f"bad --line {text}; valid forms: {SIFIVE_LINE_FORMS}")
+        return int(m.group(1)), 8, None
     parts = text.split("/")
     try:
         nums = [int(x) for x in parts]
@@ -88,17 +101,15 @@ def line_args(desc, args):
     """QEMU arguments and boot arguments of the line: the device's (an
     image without the wire model, by default at LINE_DEFAULT) or QEMU's
     instant UART (the wire model's images, the Linux peer, --line
-    instant, a board whose UART in QEMU keeps no line time: line
-    "instant"). ValueError for a bad option."""
-    kind = desc.get("line", "device")
-    text = args.line or (LINE_DEFAULT if kind == "device" else "instant")
+    instant); the 16550's, or the SiFive UART's (desc "uart": "sifive").
+    ValueError for a bad option."""
+    kind, uart = desc.get("line", "device"), desc.get("uart", "16550")
+    default = SIFIVE_LINE_DEFAULT if uart == "sifive" else LINE_DEFAULT
+    text = args.line or (default if kind == "device" else "instant")
     if args.line and args.line != "instant" and kind == "model":
         raise ValueError("--line: this image has the wire model, which is its line "
                  "(its operating point is the boot argument wire=)")
-    if args.line and args.line != "instant" and kind == "instant":
-        raise ValueError(f"--line {args.line}: {desc.get('board', 'this board')}'s UART in "
-                         "QEMU keeps no line time; valid value: instant")
-    point = parse_line(text)
+    point = parse_line(text, uart)
     if point is None:
         if args.far_end_stream:
             raise ValueError("--far-end-stream: the far end is the emulator's line's; "
@@ -109,7 +120,9 @@ def line_args(desc, args):
     if clock < 16 * BAUD_RANGE[0] or clock > 0xFFFFFFFF:
         raise ValueError(f"bad --uart-clock {clock}: valid values {16 * BAUD_RANGE[0]} .. "
                  f"{0xFFFFFFFF} Hz (16 x the baud at divisor 1)")
-    far = parse_far_end(args.far_end, baud)
+    if uart == "sifive":
+        return sifive_line_args(args, baud, clock), [], ""
+    far = parse_far_end(args.far_end or "stream", baud)
     qemu = ["-global", "serial-mm.line-timing=on", "-global", f"serial-mm.fifo-size={fifo}",
             "-global", f"serial-mm.access-latency={args.bus_ns}"]
     machine = f",uart-clock={clock},uart-speed={baud}"
@@ -128,6 +141,17 @@ def line_args(desc, args):
         raise ValueError("--far-end-stream needs the far end: not with --far-end off")
     boot = [f"rx_trigger={trig}"] if trig else []
     return qemu, boot, machine
+
+
+def sifive_line_args(args, baud, clock):
+    """The SiFive UART's line: QEMU's -global properties. ValueError for a
+    far end or a stream (its line has none)."""
+    if args.far_end not in (None, "off") or args.far_end_stream:
+        raise ValueError("--far-end/--far-end-stream: the SiFive UART's line has no far end "
+                         "(valid value: --far-end off)")
+    return [a for prop, v in (("line-timing", "on"), ("clock-frequency", clock),
+                              ("current-speed", baud), ("access-latency", args.bus_ns))
+            for a in ("-global", f"driver={SIFIVE_DRIVER},property={prop},value={v}")]
 
 
 def build_command(desc, args, chardev=None):
@@ -158,16 +182,18 @@ def build_command(desc, args, chardev=None):
 def add_line_options(p):
     """The options of the line and the QEMU binary, on parser p."""
     p.add_argument("--line", metavar="POINT",
-                   help=f"the emulator's line: {LINE_FORMS}; default {LINE_DEFAULT} for an "
-                   "image without the wire model, instant for one with it and the Linux peer")
+                   help=f"the emulator's line: {LINE_FORMS}; the SiFive UART's: "
+                   f"{SIFIVE_LINE_FORMS}; default {LINE_DEFAULT} ({SIFIVE_LINE_DEFAULT}) for "
+                   "an image without the wire model, instant for one with it and the Linux peer")
     p.add_argument("--uart-clock", type=int, metavar="HZ",
                    help="the UART's input clock (default 16 x the baud: divisor 1, the baud "
                    "exact; e.g. 24000000 as on the D1, divisor 13: 115384.6 baud)")
     p.add_argument("--bus-ns", type=int, default=BUS_NS_DEFAULT, metavar="NS",
                    help="bus time of one UART register access, 0..10000 ns (default "
                    f"{BUS_NS_DEFAULT}, from the D1: docs/qemu-line.md)")
-    p.add_argument("--far-end", default="stream", metavar="TRAFFIC",
-                   help=f"the line's far end, for S32 and S33: {FAR_FORMS}; default stream")
+    p.add_argument("--far-end", metavar="TRAFFIC",
+                   help=f"the line's far end, for S32 and S33: {FAR_FORMS}; default stream "
+                   "(the SiFive UART's line: off, it has none)")
     p.add_argument("--far-end-stream", metavar="BYTES@START[:SEED]",
                    help="a stream the far end starts by itself at a virtual time, for a "
                    "kernel that cannot start one (it knows nothing of the far end's control "

@@ -15,9 +15,10 @@
 
 /* /soc/serial@10010000: sifive,uart0, 32-bit registers, PLIC source 4.
  * Its clock is the PRCI's tlclk, for which QEMU's device tree gives no
- * frequency: 500 MHz assumed (the FU540's coreclk / 2 at 1 GHz); QEMU
- * 7.2's sifive_uart stores div and times nothing by it. FIFOs 8 deep;
- * no RX timeout, so the lower half interrupts at every received byte. */
+ * frequency: 500 MHz assumed (the FU540's coreclk / 2 at 1 GHz); on the
+ * project's QEMU's line the device tree gives clock, baud and FIFO depth.
+ * FIFOs 8 deep; no RX timeout, so the lower half interrupts at every
+ * received byte. */
 #define BOARD_UART_BASE       0x10010000UL
 #define BOARD_UART_IRQ        4U
 #define BOARD_UART_REG_SHIFT  2U
@@ -25,6 +26,7 @@
 #define BOARD_UART_CLOCK_HZ   500000000U
 #define BOARD_UART_BAUD       115200U
 #define BOARD_UART_FIFO_DEPTH 8U
+#define BOARD_UART_RX_TRIGGER_FIXED 1       /* no RX trigger levels: rx_trigger=1 only */
 
 /* /soc/interrupt-controller@c000000: hart 0 has an M context (0) only,
  * hart h >= 1 an M (2h - 1) and an S context (2h). */

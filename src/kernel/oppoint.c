@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include "board_info.h"
 #include "kernel.h"
 #include "line_point.h"
 #include "oppoint.h"
@@ -91,6 +92,11 @@ static const char *device_apply(struct uart_cfg *c, const struct fdt_line *l)
     if (!bootarg("rx_trigger", arg, sizeof arg))
         return NULL;
     int t = arg[0] && !arg[1] ? arg[0] - '0' : strcmp(arg, "14") == 0 ? 14 : 0;
+    if (board.uart_rx_trigger_fixed && t != 1) {
+        snprintf(why, sizeof why, "bad boot argument rx_trigger=%s: %s's UART has no RX "
+                 "trigger levels (valid value: 1)", arg, board.name);
+        return why;
+    }
     if ((t == 1 || t == 4 || t == 8 || t == 14) && (unsigned)t <= c->fifo_depth) {
         c->rx_trigger = (uint8_t)t;
         return NULL;

@@ -6,6 +6,9 @@
 #ifndef BOARD_PLIC_CTRL
 #define BOARD_PLIC_CTRL 0UL
 #endif
+#ifndef BOARD_UART_RX_TRIGGER_FIXED
+#define BOARD_UART_RX_TRIGGER_FIXED 0
+#endif
 #ifndef BOARD_HART_FIRST
 #define BOARD_HART_FIRST 0U
 #endif
@@ -26,6 +29,7 @@ const struct board_info board = {
     .test_device = BOARD_TEST_DEVICE,
     .plic_nsources = BOARD_PLIC_NSOURCES,
     .hart_first = BOARD_HART_FIRST,
+    .uart_rx_trigger_fixed = BOARD_UART_RX_TRIGGER_FIXED,
     .has_fdt = BOARD_HAS_FDT,
     .qemu = BOARD_QEMU,
     .uart = {

@@ -191,7 +191,7 @@ def section(ans, labels, baseline):
                and not an.log.is_d1() and not runs.no_line(an.log)
                and an.log.line_point() is None]
     if instant and any(r.label.startswith("S10") for r in got):
-        notes.append("No wire model in %s: QEMU's 16550 sends at once, a line rate above "
+        notes.append("No wire model in %s: QEMU's UART sends at once, a line rate above "
                      "100 %% is the driver's speed, not a line's." % ", ".join(instant))
     out.extend(notes)
     out.append("")

@@ -120,8 +120,8 @@ def _context(log, an):
             an.notes.append("qemu_mode=%s: instret and time are host noise, not guest work."
                             % man.get("qemu_mode"))
         if qemu and log.line_point() is None:
-            an.notes.append("No wire model: QEMU's 16550 sends at once, line rates above 100 % "
+            an.notes.append("No wire model: QEMU's UART sends at once, line rates above 100 % "
                             "are not physical.")
     if qemu and log.flavor == "starryos":
-        an.notes.append("QEMU's 16550 sends at once (no wire model): line rates above 100 % "
+        an.notes.append("QEMU's UART sends at once (no wire model): line rates above 100 % "
                         "are not physical.")

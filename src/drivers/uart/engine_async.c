@@ -288,7 +288,7 @@ int engine_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *fifo_empty
                 ring_reset(&p->tx);
             if (tx_state != TX_EMPTY && uart_lower.tx_empty(&p->hw)) {
                 port_unlock(p, f);
-                return DRAIN_DONE;
+                return port_drain_idle(fifo_empty_ns);
             }
             if (tx_state != TX_EMPTY && uart_lower.tx_room(&p->hw) == p->hw.fifo_depth)
                 tx_enter(p, TX_EMPTY);      /* FIFO empty now: only the shifter */

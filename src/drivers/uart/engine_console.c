@@ -45,11 +45,10 @@ void engine_tx_irq(struct uart_port *p, bool spurious)
  * writer turn's worth of them). */
 int engine_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *empty_ns)
 {
-    (void)empty_ns;
     while (!uart_lower.tx_empty(&p->hw))
         if (clock_now_ns() > deadline_ns)
             return -ETIMEDOUT;
-    return 0;
+    return port_drain_idle(empty_ns);
 }
 
 /* Task: nothing is ever queued in software. */

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "clock.h"
 #include "harts.h"
 #include "ring.h"
 #include "spinlock.h"
@@ -167,6 +168,18 @@ void engine_tx_irq(struct uart_port *p, bool spurious);
 #define DRAIN_DONE       0
 #define DRAIN_FIFO_EMPTY 1
 int engine_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *at_ns);
+/* engine_drain, task, the lower half's tx_empty seen true now: what that
+ * tells. DRAIN_DONE where tx_empty sees the shifter (UART_CAP_TEMT); else
+ * only the FIFO was seen empty, the last byte may still be on the wire:
+ * DRAIN_FIFO_EMPTY at now, and the core's rule waits a character. */
+static inline int port_drain_idle(uint64_t *fifo_empty_ns)
+{
+    if (uart_lower.caps & UART_CAP_TEMT)
+        return DRAIN_DONE;
+    *fifo_empty_ns = clock_now_ns();
+    return DRAIN_FIFO_EMPTY;
+}
+
 /* Task: bytes the engine holds that are not in the FIFO yet. */
 size_t engine_queued(struct uart_port *p);
 /* Task, interrupts masked: the counter fields the design derives
