@@ -93,6 +93,13 @@ void bench_manifest_platform(void);
  * modelled, emulated or real serial line), so that bytes take their line
  * time to leave; QEMU's instant UART and a pty do not. */
 bool bench_line_timed(void);
+/* The platform (S41's snapshots): whether a window's clock reads go
+ * outside its CPU accounts' reads, which then sit next to the counters:
+ * where the accounts cost little and a clock read may cost much (the
+ * kernel: rdtime traps to the firmware on sifive_u); else the clock next
+ * to the accounts (hosted: the accounts are perf reads, system calls,
+ * and the CPU-wide counters in them must span the clock's window). */
+bool bench_clock_outside_accounts(void);
 /* S43 (section task): the timer settings its sampler runs under, as
  * ` key=value` tokens at the end of a phase's line (the kernel: none, its
  * timer has no slack; Linux: ` timer_slack_ns=N`, the slack the sampler's

@@ -24,10 +24,19 @@
  * the firmware holds (S-mode) to the start-up wait (start.S); returns
  * how many were moved. */
 unsigned harts_init(unsigned long boot_hartid);
-/* Boot hart, main task, after the kernel is up: let the waiting harts
- * run hart_main (interrupts, timer, scheduler of their own) and wait until
- * each is in its scheduler; returns the number of harts online. */
+/* Boot hart, main task, after the kernel is up (src/kernel/hart_main.c):
+ * let the waiting harts run hart_main (interrupts, timer, scheduler of
+ * their own) and wait until each is in its scheduler; returns the number
+ * of harts online. */
 unsigned harts_release(void);
+/* harts_release's steps, the arch's: how long to idle before counting;
+ * the harts started at boot and the harts in the start-up wait now; hand
+ * every waiting hart its stack and let it go (the harts that will be
+ * online, this one included). */
+uint64_t harts_settle_ns(void);
+unsigned harts_started(void);
+unsigned harts_waiting_count(void);
+unsigned harts_go_all(void);
 /* Any context: the id of the hart that runs the kernel. */
 unsigned long harts_boot_id(void);
 /* Any task: the harts the platform started (the boot hart and every

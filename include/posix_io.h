@@ -167,6 +167,9 @@ int POSIX_NAME(clock_nanosleep)(clockid_t clock_id, int flags,
 /* Boot (before any task uses an fd) or host test: fds 0-2 open on the
  * console, the others closed, termios and statistics back to defaults. */
 void posix_io_init(void);
+/* Boot task, after posix_io_init (src/io/stdio.c): stdio's output from
+ * the boot's polled path to the driver's buffered one. */
+void stdio_use_backend(void);
 /* Any task: copy of the statistics. */
 void posix_io_get_stats(struct posix_io_stats *out);
 /* Any task, a test hook (fault injection): after `after` more write or

@@ -1,7 +1,10 @@
-/* C entry: bring up the board and the kernel, run the application
- * (KERNEL_APP), exit with its status. */
+/* C entry: bring up the board and the kernel, run the boot hooks of the
+ * components above it by level (BOOT_HOOK: the console device, device
+ * models, drivers, the I/O layer), run the application (KERNEL_APP), exit
+ * with its status. */
 #include <stdio.h>
 #include "board_info.h"
+#include "boot_hooks.h"
 #include "clock.h"
 #include "cpu_acct.h"
 #include "harts.h"
@@ -10,18 +13,26 @@
 #include "csr.h"
 #include "kernel.h"
 #include "plic.h"
-#include "posix_io.h"
 #include "scheduler.h"
 #include "timer.h"
 #include "trap.h"
-#include "uart_backend.h"
-#include "wire_model.h"
 
 extern uint64_t __stack_bottom[];
 extern const kernel_app_fn __kernel_app_start[];   /* sections.ld: exactly one */
+extern const struct boot_hook __boot_hooks_start[], __boot_hooks_end[];   /* sections.ld */
 static struct uart_cfg uart;           /* board.uart at the boot's operating point */
 void fault_inject_from_bootargs(void);
-void stdio_use_backend(void);
+
+/* kmain: level lvl's hooks in link order; a failure panics (through the
+ * console sink once one is registered). */
+void boot_hooks_run(enum boot_level lvl, const struct boot_ctx *b)
+{
+    for (const struct boot_hook *h = __boot_hooks_start; h < __boot_hooks_end; h++) {
+        int rc = h->level == lvl ? h->fn(b) : 0;
+        if (rc)
+            panic("boot: %s failed (%d)", h->name, rc);
+    }
+}
 
 /* Boot, hart 0, interrupts masked, on the boot stack (task "main"). */
 void kmain(unsigned long hartid, const void *fdt)
@@ -33,7 +44,8 @@ void kmain(unsigned long hartid, const void *fdt)
     bootargs_init(board.has_fdt ? fdt : 0);
     uart = board.uart;
     const char *bad = oppoint_apply(&uart);
-    uart_be_hw_init(&uart);
+    struct boot_ctx ctx = { &uart, board.uart_irq, NULL };
+    boot_hooks_run(BOOT_CONSOLE, &ctx);
     sched_init(__stack_bottom);
     cpu_acct_init();
     /* the model's time out of the clock: under -icount only, where the
@@ -42,12 +54,11 @@ void kmain(unsigned long hartid, const void *fdt)
     timer_init();
     plic_init();
     ipi_init();
-    wire_model_init(&uart, oppoint_peer());
+    ctx.peer = oppoint_peer();
+    boot_hooks_run(BOOT_MODEL, &ctx);
     irq_enable();
-    if (uart_be_init(board.uart_irq))
-        panic("UART backend %s failed to start", uart_be_name);
-    posix_io_init();
-    stdio_use_backend();
+    boot_hooks_run(BOOT_DRIVER, &ctx);
+    boot_hooks_run(BOOT_IO, &ctx);
     harts_release();                   /* the other harts idle in their schedulers */
     if (bad) {                         /* before any section: never a silent default */
         printf("%s\n", bad);

@@ -103,19 +103,19 @@ static void test_irqs(void)
 {
     up();
     struct fs_regs *r = fs_regs();
-    CHECK_EQ(uart_lower.cause(&hw), UART_CAUSE_NONE);  /* txwm pending, not enabled */
+    CHECK_EQ(uart_lower.cause(&hw, true), UART_CAUSE_NONE);   /* txwm pending, not enabled */
     uart_lower.irq_update(&hw, UART_IRQ_TX | UART_IRQ_RX, 0);
     CHECK_EQ(r->ie, 3);
     CHECK_EQ(uart_lower.irq_read(&hw), 3);
     CHECK(fs_irq_line());
-    CHECK_EQ(uart_lower.cause(&hw), UART_CAUSE_TX);    /* the FIFO is empty */
+    CHECK_EQ(uart_lower.cause(&hw, false), UART_CAUSE_TX);    /* the FIFO is empty */
     fs_rx_inject('a');
-    CHECK_EQ(uart_lower.cause(&hw), UART_CAUSE_RX);
+    CHECK_EQ(uart_lower.cause(&hw, false), UART_CAUSE_RX);
     uart_lower.irq_update(&hw, 0, UART_IRQ_RX);
     CHECK_EQ(r->ie, 1);
-    CHECK_EQ(uart_lower.cause(&hw), UART_CAUSE_TX);
+    CHECK_EQ(uart_lower.cause(&hw, false), UART_CAUSE_TX);
     uart_lower.tx_load(&hw, (const uint8_t *)"x", 1);
-    CHECK_EQ(uart_lower.cause(&hw), UART_CAUSE_NONE);  /* not empty: no txwm */
+    CHECK_EQ(uart_lower.cause(&hw, false), UART_CAUSE_NONE);  /* not empty: no txwm */
     uart_lower.irq_update(&hw, 0, UART_IRQ_TX);
     CHECK_EQ(uart_lower.irq_read(&hw), 0);
     CHECK(!fs_irq_line());

@@ -7,22 +7,19 @@
  * software interrupt enabled. harts_release then hands each its stack and
  * TLS block and lets it into hart_main (src/kernel/hart_main.c): its own
  * trap vector, accounts, timer, PLIC context and scheduler, and the IPI
- * that wakes it. */
+ * that wakes it. The waiting for them is the kernel's (harts_release,
+ * src/kernel/hart_main.c). */
 #include <stdbool.h>
 #include <stdint.h>
 #include "board_info.h"
-#include "clock.h"
 #include "csr.h"
 #include "harts.h"
 #include "ipi.h"
 #include "kernel.h"
 #include "sbi.h"
-#include "timer.h"
 
 #define HART_STACK_WORDS 1024        /* a secondary's boot stack: 8 KiB */
 #define HART_TLS_BYTES   1024        /* a secondary's TLS block */
-#define RELEASE_WAIT_NS  2000000000ULL  /* every hart is in by then */
-#define RELEASE_POLL_NS  100000ULL
 #define RELEASE_GRACE_NS 1000000ULL   /* M-mode: the harts started at reset arrive */
 
 void hart_wait_s(void);
@@ -62,37 +59,41 @@ unsigned harts_init(unsigned long boot_hartid)
     return moved;
 }
 
-/* harts_release: sleep (so that QEMU runs the other harts: under -icount
- * a busy hart keeps them waiting for up to its 100 ms slice) until n
- * harts are in `what` (mask: count its bits), or panic. */
-static void await_harts(volatile uint32_t *what, bool mask, unsigned n, const char *stage)
+/* harts_release (src/kernel/hart_main.c), boot hart, main task: how
+ * long to idle before the harts can be counted (M-mode: every hart started
+ * at reset, but QEMU may not have run the others yet, a busy hart 0
+ * keeping them waiting: one idle period lets them reach hart_wait; S-mode:
+ * none, harts_started says whom to wait for). */
+uint64_t harts_settle_ns(void)
 {
-    uint64_t until = clock_now_ns() + RELEASE_WAIT_NS;
-    for (;;) {
-        uint32_t v = __atomic_load_n(what, __ATOMIC_ACQUIRE);
-        if ((mask ? (unsigned)__builtin_popcount(v) : v) >= n)
-            return;
-        if (clock_now_ns() > until)
-            panic("harts: %u of %u %s", mask ? (unsigned)__builtin_popcount(v) : v, n, stage);
-        sleep_for(RELEASE_POLL_NS);
-    }
+#if PRIV_M
+    return RELEASE_GRACE_NS;
+#else
+    return 0;
+#endif
 }
 
-/* Boot hart, main task, interrupts on: release every waiting hart and
- * wait until each has reached its scheduler. */
-unsigned harts_release(void)
+/* harts_release: the harts HSM started at boot (S-mode), which reach
+ * hart_wait later; 0 in M-mode. */
+unsigned harts_started(void)
+{
+    return moved_in;
+}
+
+/* harts_release: the harts in hart_wait now. */
+unsigned harts_waiting_count(void)
+{
+    return (unsigned)__builtin_popcount(__atomic_load_n(&harts_waiting, __ATOMIC_ACQUIRE));
+}
+
+/* harts_release, boot hart, main task: hand each waiting hart its stack
+ * and TLS block and let it into hart_main; returns the harts that will
+ * be online, this one included (harts_online reaches it). */
+unsigned harts_go_all(void)
 {
     if ((uintptr_t)__tls_size > HART_TLS_BYTES)
         panic("TLS block of %lu bytes: a hart has %u", (unsigned long)(uintptr_t)__tls_size,
               HART_TLS_BYTES);
-#if PRIV_M
-    /* Every hart started at reset, but QEMU may not have run the others
-     * yet (a busy hart 0 keeps them waiting): one idle period lets them
-     * reach hart_wait. */
-    sleep_for(RELEASE_GRACE_NS);
-#endif
-    if (moved_in)                      /* S-mode: an HSM start takes effect later */
-        await_harts(&harts_waiting, true, moved_in, "started harts waiting");
     uint32_t waiting = harts_waiting;
     unsigned want = 1;
     for (unsigned h = 1; h < HARTS_MAX; h++) {
@@ -106,7 +107,6 @@ unsigned harts_release(void)
     for (unsigned h = 1; h < HARTS_MAX; h++)
         if (waiting >> h & 1)
             ipi_send(h);
-    await_harts(&online, false, want, "released harts online");
     return want;
 }
 

@@ -98,17 +98,17 @@ void engine_init(struct uart_port *p)
 
 /* UART interrupt (hart 0), the port lock held: refill. The TX interrupt stays on
  * while the ring has bytes, or while a drainer waits for the FIFO to
- * empty: that event (ring and FIFO really empty; a spurious entry may
+ * empty: that event (ring and FIFO really empty; a TX_ROOM entry may
  * come with the FIFO still holding bytes) moves to TX_EMPTY and wakes
  * the drainers; a drainer with later bytes behind its own asks to be
  * woken at each refill. Without a drainer the last refill turns the interrupt off
  * at once: none is spent on an event nobody waits for. Writers are woken
  * when the ring has the room they wait for. */
-void engine_tx_irq(struct uart_port *p, bool spurious)
+void engine_tx_irq(struct uart_port *p, enum uart_cause c)
 {
     bool fifo_empty;
 
-    if (spurious && tx_state != TX_ON)
+    if (c == UART_CAUSE_TX_ROOM && tx_state != TX_ON)
         return;
     p->ctr.tx_irqs++;
     uint32_t used;

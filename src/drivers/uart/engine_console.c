@@ -34,10 +34,10 @@ size_t engine_write(struct uart_port *p, const uint8_t *buf, size_t n, bool nonb
 }
 
 /* Never: the console asks for no TX interrupt. */
-void engine_tx_irq(struct uart_port *p, bool spurious)
+void engine_tx_irq(struct uart_port *p, enum uart_cause c)
 {
     (void)p;
-    (void)spurious;
+    (void)c;
 }
 
 /* Task, any hart: spin until the transmitter is idle, up to the deadline

@@ -249,12 +249,12 @@ static void tx_copier(void *arg)
     }
 }
 
-/* UART interrupt, interrupts masked: THRE (or, `spurious`, an entry with
+/* UART interrupt, interrupts masked: THRE (or TX_ROOM, an entry with
  * nothing pending, the D1's IIR 0xC1: its port checks LSR THRE and TEMT):
  * THRE off, the copier woken, the drainers too on TEMT. */
-void engine_tx_irq(struct uart_port *p, bool spurious)
+void engine_tx_irq(struct uart_port *p, enum uart_cause c)
 {
-    if (!spurious) {
+    if (c == UART_CAUSE_TX) {
         p->ctr.tx_irqs++;
         uart_lower.irq_update(&p->hw, 0, UART_IRQ_TX);
         waker_wake(&tx_waker);

@@ -102,14 +102,16 @@ static inline void l16550_timing(const struct uart_cfg *c, struct uart_timing *t
     *t = (struct uart_timing){ uart_divisor(c), uart_real_baud_milli(c), uart_char_ns(c) };
 }
 
-/* Masked: IIR's cause; modem status is read (it clears the cause). */
-static inline enum uart_cause l16550_cause_of(struct uart_hw *h, uint32_t iir)
+/* Masked: IIR's cause; modem status is read (it clears the cause). An
+ * entry whose first IIR read says no interrupt (the DW UART's 0xC1, or a
+ * cause another read cleared) may have been the TX FIFO's room: TX_ROOM. */
+static inline enum uart_cause l16550_cause_of(struct uart_hw *h, uint32_t iir, bool entry)
 {
     switch (iir) {
     case UART_IIR_THRI:
         return UART_CAUSE_TX;
     case UART_IIR_NO_INT:
-        return UART_CAUSE_NONE;
+        return entry ? UART_CAUSE_TX_ROOM : UART_CAUSE_NONE;
     case UART_IIR_RDI:
     case UART_IIR_RLSI:
     case UART_IIR_RX_TIMEOUT:
@@ -121,9 +123,9 @@ static inline enum uart_cause l16550_cause_of(struct uart_hw *h, uint32_t iir)
 }
 
 /* ISR. */
-static inline enum uart_cause l16550_cause(struct uart_hw *h)
+static inline enum uart_cause l16550_cause(struct uart_hw *h, bool entry)
 {
-    return l16550_cause_of(h, uart_read(h->cfg, UART_IIR) & UART_IIR_ID);
+    return l16550_cause_of(h, uart_read(h->cfg, UART_IIR) & UART_IIR_ID, entry);
 }
 
 /* Masked: LSR.DR, then RBR, while bytes wait and max allows. */

@@ -47,7 +47,7 @@ static inline unsigned dw_tx_level(struct uart_hw *h)
 }
 
 /* ISR: busy detect and an empty RX timeout served here. */
-static inline enum uart_cause dw_cause(struct uart_hw *h)
+static inline enum uart_cause dw_cause(struct uart_hw *h, bool entry)
 {
     uint32_t iir = uart_read(h->cfg, UART_IIR) & UART_IIR_ID;
     if (iir == DW_IIR_BUSY) {
@@ -59,7 +59,7 @@ static inline enum uart_cause dw_cause(struct uart_hw *h)
         (void)uart_read(h->cfg, UART_RBR);          /* timeout without data */
         return UART_CAUSE_OTHER;
     }
-    return l16550_cause_of(h, iir);
+    return l16550_cause_of(h, iir, entry);
 }
 
 /* Boot: an LCR store the UART takes: wait for !BUSY, store, check. */

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include "clock.h"
 #include "console.h"
+#include "cpu_acct.h"
 #include "csr.h"
 #include "plic.h"
 #include "timer.h"
@@ -42,25 +43,66 @@ __attribute__((noinline)) void port_spin_unlock(struct uart_port *p)
     spin_unlock(&p->lock);
 }
 
-/* tty_isr, interrupts masked, the port lock held: serve the causes in
- * order; an RX cause hands the rest of the claim to the RX path. */
+/* tty_claim, interrupts masked, a TX cause after the claim's RX part
+ * began: the engine's refill on the ISR account (out of line: the claim's
+ * common path keeps no account's address in a register). */
+static __attribute__((noinline)) void tx_in_rx(struct uart_port *p, enum uart_cause c)
+{
+    struct cpu_acct *a = cpu_acct_switch(&cpu_acct_isr);
+    engine_tx_irq(p, c);
+    cpu_acct_switch(a);
+}
+
+/* tty_claim, interrupts masked: the one claim loop, from cause c in
+ * round `round` on. Serve the causes in the lower half's order, up to
+ * ISR_MAX_ROUNDS: TX to the engine (on the ISR account once the RX part
+ * began), RX to the RX path (which ends the claim when its budget is
+ * spent), until none is left. An entry with nothing pending, TX_ROOM by
+ * the lower half's word, is counted as spurious and handed to the engine
+ * as what it may be. */
+static __attribute__((noinline)) void claim_loop(struct uart_port *p, enum uart_cause c,
+                                                 int round)
+{
+    bool rx = false;                  /* the claim's RX part is open */
+    for (;;) {
+        if (c == UART_CAUSE_TX || c == UART_CAUSE_TX_ROOM) {
+            if (c == UART_CAUSE_TX_ROOM)
+                p->ctr.spurious_irqs++;
+            if (rx)
+                tx_in_rx(p, c);
+            else
+                engine_tx_irq(p, c);
+        } else if (c == UART_CAUSE_RX) {
+            bool first = !rx;
+            rx = true;
+            if (!tty_rx_cause(p, round, first))
+                break;
+        } else if (c == UART_CAUSE_NONE) {
+            break;
+        }
+        if (++round == ISR_MAX_ROUNDS)
+            break;
+        c = uart_lower.cause(&p->hw, false);
+    }
+    if (rx)
+        tty_rx_claim_end(p);
+}
+
+/* tty_isr, interrupts masked, the port lock held: the claim. Its common
+ * case, TX causes and then none (a FIFO refill), stays here; anything
+ * else goes to the claim loop from where it came. */
 static __attribute__((noinline)) void tty_claim(struct uart_port *p)
 {
-    for (int round = 0; round < ISR_MAX_ROUNDS; round++) {
-        enum uart_cause c = uart_lower.cause(&p->hw);
-        if (c == UART_CAUSE_TX) {
-            engine_tx_irq(p, false);
-        } else if (c == UART_CAUSE_NONE) {
-            if (round == 0) {
-                p->ctr.spurious_irqs++;      /* e.g. DW IIR=0xC1 at entry */
-                engine_tx_irq(p, true);
-            }
+    enum uart_cause c = uart_lower.cause(&p->hw, true);
+    int round = 0;
+    while (c == UART_CAUSE_TX) {
+        engine_tx_irq(p, c);
+        if (++round == ISR_MAX_ROUNDS)
             return;
-        } else if (c == UART_CAUSE_RX) {
-            tty_rx_claim(p, round);
-            return;
-        }
+        c = uart_lower.cause(&p->hw, false);
     }
+    if (c != UART_CAUSE_NONE)
+        claim_loop(p, c, round);
 }
 
 /* UART interrupt (PLIC, hart 0 only: its source is enabled in hart 0's

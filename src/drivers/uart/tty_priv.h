@@ -11,8 +11,14 @@
  * polls RX). */
 void tty_rx_init(struct uart_port *p);
 /* tty_rx.c. UART interrupt, interrupts masked: an RX cause in round
- * `round` of the claim; serves it and every cause after it (through the
- * engine's rx_irq for a design that takes RX itself). */
-void tty_rx_claim(struct uart_port *p, int round);
+ * `round` of the claim (tty_claim's loop, tty.c); `first`: the claim's
+ * first, which opens its RX part (its account, its budget window).
+ * Served into the ring, or by the engine's rx_irq for a design that takes
+ * RX itself. False: the budget is spent, the claim ends. */
+bool tty_rx_cause(struct uart_port *p, int round, bool first);
+/* tty_rx.c. UART interrupt, interrupts masked, the claim's end with its
+ * RX part open: the budget's verdict (RX masked until later, or not),
+ * the account back. */
+void tty_rx_claim_end(struct uart_port *p);
 
 #endif

@@ -41,6 +41,11 @@ static struct timer rx_resume_timer;
 static uint64_t win_start, win_end;   /* the budget window (ns) */
 static uint64_t win_busy;             /* ns spent in RX claims in it */
 static unsigned win_left;             /* bytes it still allows */
+static struct {                       /* the RX part of the claim under way */
+    bool spent;                       /* the budget ran out with data waiting */
+    uint64_t t0;                      /* when it began */
+    struct cpu_acct *prev;            /* the account to return to (NULL: none) */
+} claim;
 
 /* Timer interrupt on hart 0 (rx_resume_timer, armed by the UART
  * interrupt): unmask RX under the port lock; its time is RX work. */
@@ -68,8 +73,8 @@ void tty_rx_init(struct uart_port *p)
     port_unlock(p, f);
 }
 
-/* tty_rx_claim, interrupts masked, at its start (now): a new budget
- * window when the last one has ended. */
+/* tty_rx_cause, interrupts masked, the claim's RX part opening (now): a
+ * new budget window when the last one has ended. */
 static void window_open(struct uart_port *p, uint64_t now)
 {
     if (now < win_end)
@@ -80,7 +85,7 @@ static void window_open(struct uart_port *p, uint64_t now)
     win_left = RX_BUDGET_FIFOS * p->hw.fifo_depth;
 }
 
-/* tty_rx_claim, interrupts masked: mask RX until `resume`. */
+/* tty_rx_claim_end, interrupts masked: mask RX until `resume`. */
 static void rx_defer(struct uart_port *p, uint64_t resume)
 {
     p->ctr.rx_deferred++;
@@ -119,69 +124,49 @@ static bool rx_serve(struct uart_port *p)
     return !more;
 }
 
-/* tty_rx_claim, interrupts masked, for a design that takes RX itself
- * (uart_engine.rx_irq): hand it each RX cause, on the RX account, and its
- * TX causes on the ISR account, to the claim's end; no budget (the
- * design's own RX task reads the FIFO). prev: the account to return to. */
-static void engine_rx_claim(struct uart_port *p, int round, struct cpu_acct *prev)
+/* tty_claim (tty.c), interrupts masked: an RX cause in round `round`.
+ * The first opens the claim's RX part: a claim that begins with RX is the
+ * RX account's from its first instruction (no switch has happened in it
+ * yet); one that began with TX switches here, and its TX refills after
+ * this are charged back to the ISR account (tty_claim). A design that
+ * takes RX itself gets each RX cause, on the RX account, with no budget
+ * (its own RX task reads the FIFO). */
+bool tty_rx_cause(struct uart_port *p, int round, bool first)
 {
-    for (enum uart_cause c = UART_CAUSE_RX; c != UART_CAUSE_NONE && round < ISR_MAX_ROUNDS;
-         round++, c = uart_lower.cause(&p->hw)) {
-        if (c == UART_CAUSE_RX) {
-            uart_engine.rx_irq(p);
-        } else if (c == UART_CAUSE_TX) {
-            struct cpu_acct *rx = cpu_acct_switch(&cpu_acct_isr);
-            engine_tx_irq(p, false);
-            cpu_acct_switch(rx);
+    if (first) {
+        claim.spent = false;
+        claim.prev = NULL;
+        if (round == 0)
+            cpu_acct_retag(&cpu_acct_rx);
+        else
+            claim.prev = cpu_acct_switch(&cpu_acct_rx);
+        if (!uart_engine.rx_irq) {
+            claim.t0 = clock_now_ns();
+            window_open(p, claim.t0);
         }
     }
-    if (prev)
-        cpu_acct_switch(prev);
+    if (uart_engine.rx_irq) {
+        uart_engine.rx_irq(p);
+        return true;
+    }
+    claim.spent |= !rx_serve(p);
+    return !claim.spent;
 }
 
-/* UART interrupt (tty_isr), interrupts masked: an RX cause in round
- * `round`; serves it and the causes after it. A claim that begins with
- * RX is the RX account's from its first instruction (no switch has
- * happened in it yet); one that began with TX switches here, and its TX
- * refills here are charged back to the ISR account. The dispatch to a
- * design that takes RX itself is here, off the TX path. */
-void tty_rx_claim(struct uart_port *p, int round)
+/* tty_claim, interrupts masked, the claim's end: the window's end, or
+ * RX's share of the time, masks RX until then; a timer interrupt pending
+ * masks it until the timer ISR has run (it unmasks). */
+void tty_rx_claim_end(struct uart_port *p)
 {
-    struct cpu_acct *prev = 0;
-    bool spent = false;
-    enum uart_cause c = UART_CAUSE_RX;
-
-    if (round == 0)
-        cpu_acct_retag(&cpu_acct_rx);
-    else
-        prev = cpu_acct_switch(&cpu_acct_rx);
-    if (uart_engine.rx_irq) {
-        engine_rx_claim(p, round, prev);
-        return;
+    if (!uart_engine.rx_irq) {
+        uint64_t now = clock_now_ns(), fair = win_start + RX_SHARE_DIV * (win_busy += now - claim.t0);
+        if (claim.spent || fair >= win_end)
+            rx_defer(p, fair > win_end ? fair : win_end);
+        else if (csr_read(CSR_XIP) & (1UL << IRQ_XTIMER))
+            rx_defer(p, now);
     }
-    uint64_t t0 = clock_now_ns();
-    window_open(p, t0);
-    for (;;) {
-        if (c == UART_CAUSE_RX) {
-            spent |= !rx_serve(p);
-        } else if (c == UART_CAUSE_TX) {
-            struct cpu_acct *rx = cpu_acct_switch(&cpu_acct_isr);
-            engine_tx_irq(p, false);
-            cpu_acct_switch(rx);
-        } else if (c == UART_CAUSE_NONE) {
-            break;
-        }
-        if (spent || ++round == ISR_MAX_ROUNDS)
-            break;
-        c = uart_lower.cause(&p->hw);
-    }
-    uint64_t now = clock_now_ns(), fair = win_start + RX_SHARE_DIV * (win_busy += now - t0);
-    if (spent || fair >= win_end)   /* the window's end, or RX's share of the time */
-        rx_defer(p, fair > win_end ? fair : win_end);
-    else if (csr_read(CSR_XIP) & (1UL << IRQ_XTIMER))
-        rx_defer(p, now);           /* the timer ISR runs, then unmasks */
-    if (prev)
-        cpu_acct_switch(prev);
+    if (claim.prev)
+        cpu_acct_switch(claim.prev);
 }
 
 /* Task, any hart, ENGINE_RX_POLLED, the port lock held: what the FIFO

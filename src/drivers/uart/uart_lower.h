@@ -43,9 +43,14 @@ struct uart_hw {
     uint64_t busy_detect;         /* DW: an LCR write while busy (IIR 0x7) */
 };
 
-/* The interrupt's cause, highest first. OTHER: the lower half has served
- * it itself (an IP quirk, modem status); the handler asks again. */
-enum uart_cause { UART_CAUSE_NONE, UART_CAUSE_TX, UART_CAUSE_RX, UART_CAUSE_OTHER };
+/* The interrupt's cause. TX: the TX FIFO emptied (the TX interrupt's
+ * event); TX_ROOM: an interrupt entry with nothing pending that the IP
+ * may raise while its TX FIFO has room but has not emptied (the DW UART's
+ * IIR 0xC1: the lower half says so only at the entry's first read);
+ * OTHER: the lower half has served it itself (an IP quirk, modem status);
+ * the handler asks again. */
+enum uart_cause { UART_CAUSE_NONE, UART_CAUSE_TX, UART_CAUSE_TX_ROOM, UART_CAUSE_RX,
+                  UART_CAUSE_OTHER };
 
 #define UART_IRQ_TX 1U            /* TX FIFO empty (16550: IER.THRI, SiFive: ie.txwm) */
 #define UART_IRQ_RX 2U            /* RX data, RX timeout, line status */
@@ -76,8 +81,8 @@ struct uart_lower {
     void (*irq_update)(struct uart_hw *h, unsigned set, unsigned clear);
     /* Masked: the interrupt-enable register, read back from the UART. */
     uint32_t (*irq_read)(struct uart_hw *h);
-    /* ISR: the highest pending cause. */
-    enum uart_cause (*cause)(struct uart_hw *h);
+    /* ISR: the highest pending cause; entry: the claim's first read. */
+    enum uart_cause (*cause)(struct uart_hw *h, bool entry);
     /* Masked: up to max received bytes into buf, errors counted; *more
      * tells whether data is left after max. */
     unsigned (*rx_take)(struct uart_hw *h, uint8_t *buf, unsigned max, bool *more);

@@ -154,10 +154,11 @@ void engine_init(struct uart_port *p);
  * are taken). Blocking: until all are taken, unless the design returns
  * short (the caller loops). Non-blocking: what fits, 0 if nothing. */
 size_t engine_write(struct uart_port *p, const uint8_t *buf, size_t n, bool nonblock);
-/* UART interrupt, interrupts masked: a TX cause, or (round 0, `spurious`)
- * an entry with nothing pending (DW IIR 0xC1) that the engine may use to
- * refill if it sends. */
-void engine_tx_irq(struct uart_port *p, bool spurious);
+/* UART interrupt, interrupts masked: c is UART_CAUSE_TX (the TX FIFO
+ * emptied) or UART_CAUSE_TX_ROOM (an entry with nothing pending: the
+ * FIFO may have room, may still hold bytes; the engine may refill if it
+ * sends). */
+void engine_tx_irq(struct uart_port *p, enum uart_cause c);
 /* Task: wait until every byte written before the call has reached the
  * FIFO, by deadline_ns where the design has a bound. DRAIN_DONE: they
  * have left the wire (TEMT seen, or, with later writers' bytes behind
