@@ -27,7 +27,10 @@ void fault_inject_from_bootargs(void);
  * console sink once one is registered). */
 void boot_hooks_run(enum boot_level lvl, const struct boot_ctx *b)
 {
-    for (const struct boot_hook *h = __boot_hooks_start; h < __boot_hooks_end; h++) {
+    size_t n = ((uintptr_t)__boot_hooks_end - (uintptr_t)__boot_hooks_start) /
+               sizeof __boot_hooks_start[0];
+    for (size_t i = 0; i < n; i++) {
+        const struct boot_hook *h = &__boot_hooks_start[i];
         int rc = h->level == lvl ? h->fn(b) : 0;
         if (rc)
             panic("boot: %s failed (%d)", h->name, rc);

@@ -304,6 +304,10 @@ static void check_end(void)
         CHECK_EQ(c.drain_timeouts, drain_timeouts);
     } else {   /* since the reset; a write across it counted in both */
         uint64_t acc = c.user_acc + c.queued_at_reset;
+        if (!(acc >= c.hw_send_bytes && acc - c.hw_send_bytes <= MAX_WRITE))
+            fprintf(stderr, "DIAG user_acc %llu queued_at_reset %llu hw_send_bytes %llu\n",
+                    (unsigned long long)c.user_acc, (unsigned long long)c.queued_at_reset,
+                    (unsigned long long)c.hw_send_bytes);
         CHECK(acc >= c.hw_send_bytes && acc - c.hw_send_bytes <= MAX_WRITE);
         CHECK(c.user_acc < WRITERS * W_BYTES + newlines() && c.drain_calls <= drains);
     }

@@ -99,10 +99,7 @@ static void reset_driver(void)
     port_up = false;
     tx_state = TX_OFF;
     refill_wake = false;
-    empty_ns = 0;
-    win_start = win_end = win_busy = 0;
-    win_left = 0;
-    rx_resume_timer = (struct timer){ 0 };
+    empty_ns = 0;                     /* (the RX budget is the port's: zeroed above) */
     armed_timer = 0;
 }
 

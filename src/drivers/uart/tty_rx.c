@@ -37,25 +37,17 @@
 #define RX_CHUNK        64U     /* bytes taken from the FIFO per call */
 
 static uint8_t rx_store[UART_RX_RING_SIZE];
-static struct timer rx_resume_timer;
-static uint64_t win_start, win_end;   /* the budget window (ns) */
-static uint64_t win_busy;             /* ns spent in RX claims in it */
-static unsigned win_left;             /* bytes it still allows */
-static struct {                       /* the RX part of the claim under way */
-    bool spent;                       /* the budget ran out with data waiting */
-    uint64_t t0;                      /* when it began */
-    struct cpu_acct *prev;            /* the account to return to (NULL: none) */
-} claim;
 
-/* Timer interrupt on hart 0 (rx_resume_timer, armed by the UART
- * interrupt): unmask RX under the port lock; its time is RX work. */
+/* Timer interrupt on hart 0 (the port's rxb.resume, armed by the UART
+ * interrupt): unmask the port's RX under its lock; its time is RX work. */
 static void rx_resume(struct timer *t)
 {
-    (void)t;
+    struct uart_port *p =
+        (struct uart_port *)(void *)((char *)t - offsetof(struct uart_port, rxb.resume));
     struct cpu_acct *prev = cpu_acct_switch(&cpu_acct_rx);
-    bool took = port_lock_masked(&uart_port);
-    uart_lower.irq_update(&uart_port.hw, UART_IRQ_RX, 0);
-    port_unlock_masked(&uart_port, took);
+    bool took = port_lock_masked(p);
+    uart_lower.irq_update(&p->hw, UART_IRQ_RX, 0);
+    port_unlock_masked(p, took);
     cpu_acct_switch(prev);
 }
 
@@ -63,9 +55,7 @@ static void rx_resume(struct timer *t)
 void tty_rx_init(struct uart_port *p)
 {
     ring_init(&p->rx, rx_store, sizeof rx_store);
-    rx_resume_timer = (struct timer){ .fire = rx_resume };
-    win_start = win_end = win_busy = 0;
-    win_left = 0;
+    p->rxb = (struct rx_budget){ .resume = { .fire = rx_resume } };
     if (uart_engine.flags & ENGINE_RX_POLLED)
         return;
     unsigned long f = port_lock(p);
@@ -77,12 +67,12 @@ void tty_rx_init(struct uart_port *p)
  * new budget window when the last one has ended. */
 static void window_open(struct uart_port *p, uint64_t now)
 {
-    if (now < win_end)
+    if (now < p->rxb.end)
         return;
-    win_start = now;
-    win_end = now + p->char_ns * p->hw.fifo_depth;
-    win_busy = 0;
-    win_left = RX_BUDGET_FIFOS * p->hw.fifo_depth;
+    p->rxb.start = now;
+    p->rxb.end = now + p->char_ns * p->hw.fifo_depth;
+    p->rxb.busy = 0;
+    p->rxb.left = RX_BUDGET_FIFOS * p->hw.fifo_depth;
 }
 
 /* tty_rx_claim_end, interrupts masked: mask RX until `resume`. */
@@ -90,7 +80,7 @@ static void rx_defer(struct uart_port *p, uint64_t resume)
 {
     p->ctr.rx_deferred++;
     uart_lower.irq_update(&p->hw, 0, UART_IRQ_RX);
-    timer_arm(&rx_resume_timer, resume, (struct waker){ 0 });
+    timer_arm(&p->rxb.resume, resume, (struct waker){ 0 });
 }
 
 /* Interrupts masked: up to max bytes from the FIFO into the ring, those
@@ -119,7 +109,7 @@ static bool rx_serve(struct uart_port *p)
     bool more;
 
     p->ctr.rx_irqs++;
-    win_left -= rx_move(p, win_left, &more);
+    p->rxb.left -= rx_move(p, p->rxb.left, &more);
     waitq_wake_all(&p->rx_data);
     return !more;
 }
@@ -134,23 +124,23 @@ static bool rx_serve(struct uart_port *p)
 bool tty_rx_cause(struct uart_port *p, int round, bool first)
 {
     if (first) {
-        claim.spent = false;
-        claim.prev = NULL;
+        p->rxb.spent = false;
+        p->rxb.prev = NULL;
         if (round == 0)
             cpu_acct_retag(&cpu_acct_rx);
         else
-            claim.prev = cpu_acct_switch(&cpu_acct_rx);
+            p->rxb.prev = cpu_acct_switch(&cpu_acct_rx);
         if (!uart_engine.rx_irq) {
-            claim.t0 = clock_now_ns();
-            window_open(p, claim.t0);
+            p->rxb.t0 = clock_now_ns();
+            window_open(p, p->rxb.t0);
         }
     }
     if (uart_engine.rx_irq) {
         uart_engine.rx_irq(p);
         return true;
     }
-    claim.spent |= !rx_serve(p);
-    return !claim.spent;
+    p->rxb.spent |= !rx_serve(p);
+    return !p->rxb.spent;
 }
 
 /* tty_claim, interrupts masked, the claim's end: the window's end, or
@@ -159,14 +149,15 @@ bool tty_rx_cause(struct uart_port *p, int round, bool first)
 void tty_rx_claim_end(struct uart_port *p)
 {
     if (!uart_engine.rx_irq) {
-        uint64_t now = clock_now_ns(), fair = win_start + RX_SHARE_DIV * (win_busy += now - claim.t0);
-        if (claim.spent || fair >= win_end)
-            rx_defer(p, fair > win_end ? fair : win_end);
+        uint64_t now = clock_now_ns();
+        uint64_t fair = p->rxb.start + RX_SHARE_DIV * (p->rxb.busy += now - p->rxb.t0);
+        if (p->rxb.spent || fair >= p->rxb.end)
+            rx_defer(p, fair > p->rxb.end ? fair : p->rxb.end);
         else if (csr_read(CSR_XIP) & (1UL << IRQ_XTIMER))
             rx_defer(p, now);
     }
-    if (claim.prev)
-        cpu_acct_switch(claim.prev);
+    if (p->rxb.prev)
+        cpu_acct_switch(p->rxb.prev);
 }
 
 /* Task, any hart, ENGINE_RX_POLLED, the port lock held: what the FIFO

@@ -23,9 +23,24 @@
 #include "harts.h"
 #include "ring.h"
 #include "spinlock.h"
+#include "timer.h"
 #include "uart_backend.h"
 #include "uart_lower.h"
 #include "waitq.h"
+
+struct cpu_acct;
+
+/* The RX path's budget (tty_rx.c): its window, and the RX part of the
+ * claim under way. */
+struct rx_budget {
+    struct timer resume;          /* unmasks RX at the window's end (rx_resume) */
+    uint64_t start, end;          /* the window (ns) */
+    uint64_t busy;                /* ns spent in RX claims in it */
+    unsigned left;                /* bytes it still allows */
+    bool spent;                   /* the claim's RX part: the budget ran out, data waits */
+    uint64_t t0;                  /* ... when it began */
+    struct cpu_acct *prev;        /* ... the account to return to (NULL: none) */
+};
 
 struct uart_port {
     struct spinlock lock;         /* the port lock (port_lock below) */
@@ -45,6 +60,7 @@ struct uart_port {
                                      is tx_in at its call); the writer turn's holder
                                      stores it, anyone loads it (atomic: port_took) */
     struct uart_counters ctr;     /* engine: TX fields; core: the rest */
+    struct rx_budget rxb;         /* the RX path's (tty_rx.c) */
 };
 
 /* The single UART of the board (tty.c). */
