@@ -159,7 +159,7 @@ static void writer(void *arg)
         ft_step(w->nonblock ? "write (non-blocking)" : "write");
         ssize_t n = kposix_write(w->nonblock ? FD_NONBLOCK : FD_BLOCK, buf, len);
         if (n < 0 && errno == EAGAIN && w->nonblock) {
-            sleep_for(DEPTH * uart_port.char_ns);
+            sleep_for(DEPTH * uart_port.timing.char_ns);
             continue;
         }
         CHECK(n > 0 && n <= (ssize_t)len);
@@ -215,7 +215,7 @@ static void far_end(void *arg)
             uint32_t n = RX_BYTES - sent < RX_BURST ? RX_BYTES - sent : RX_BURST;
             ft_bus_lock();
             for (uint32_t k = 0; k < n; k++)
-                fu_rx_inject_at(fu_now() + k * uart_port.char_ns, (uint8_t)(sent + k), 0);
+                fu_rx_inject_at(fu_now() + k * uart_port.timing.char_ns, (uint8_t)(sent + k), 0);
             ft_bus_unlock();
             __atomic_store_n(&rx_injected, sent + n, __ATOMIC_RELAXED);
         }
@@ -247,7 +247,7 @@ static void far_end(void *arg)
                 break;
             }
         }
-        sleep_for(2 * uart_port.char_ns);
+        sleep_for(2 * uart_port.timing.char_ns);
     }
     snapshot(&last);
 }

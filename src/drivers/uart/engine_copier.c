@@ -364,7 +364,7 @@ static bool drained(void *arg)
 int engine_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *at_ns)
 {
     (void)deadline_ns;
-    while (waitq_wait(&p->drain, drained, p, clock_now_ns() + p->char_ns) == -ETIMEDOUT)
+    while (waitq_wait(&p->drain, drained, p, clock_now_ns() + p->timing.char_ns) == -ETIMEDOUT)
         port_ctr_add(&p->ctr.drain_timer_waits, 1);
     return port_drain_idle(at_ns);
 }

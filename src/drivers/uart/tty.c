@@ -24,10 +24,9 @@ int uart_be_hw_init(const struct uart_cfg *c)
 {
     uart_port.hw.cfg = c;
     uart_lower.timing(c, &uart_port.timing);
-    uart_port.char_ns = uart_port.timing.char_ns;
     int rc = uart_lower.init(&uart_port.hw);
     if (rc == 0)
-        console_register(&tty_console, uart_port.char_ns, uart_port.hw.fifo_depth);
+        console_register(&tty_console, uart_port.timing.char_ns, uart_port.hw.fifo_depth);
     return rc;
 }
 
@@ -197,14 +196,15 @@ ssize_t uart_be_write_held(const void *buf, size_t n, bool nonblock)
 int uart_be_drain(void)
 {
     struct uart_port *p = &uart_port;
-    uint64_t empty_ns, deadline = clock_now_ns() + DRAIN_MARGIN_NS +
-                                  2 * p->char_ns * (engine_queued(p) + p->hw.fifo_depth + 1U);
+    uint64_t char_ns = p->timing.char_ns, empty_ns;
+    uint64_t deadline = clock_now_ns() + DRAIN_MARGIN_NS +
+                        2 * char_ns * (engine_queued(p) + p->hw.fifo_depth + 1U);
 
     port_ctr_add(&p->ctr.drain_calls, 1);   /* drainers on any hart */
     int rc = engine_drain(p, deadline, &empty_ns);
     uint64_t in0 = port_tx_in(p);
     if (rc == DRAIN_FIFO_EMPTY && !(uart_lower.caps & UART_CAP_TEMT)) {
-        sleep_until(empty_ns + p->char_ns);   /* nothing to confirm it with */
+        sleep_until(empty_ns + char_ns);   /* nothing to confirm it with */
         return 0;
     }
     for (int t = 0; rc == DRAIN_FIFO_EMPTY; t++) {
@@ -215,8 +215,8 @@ int uart_be_drain(void)
             rc = -ETIMEDOUT;
         else {
             port_ctr_add(&p->ctr.drain_timer_waits, 1);
-            uint64_t due = empty_ns + (uint64_t)(t + 1) * p->char_ns, now = clock_now_ns();
-            sleep_until(due > now ? due : now + p->char_ns);
+            uint64_t due = empty_ns + (uint64_t)(t + 1) * char_ns, now = clock_now_ns();
+            sleep_until(due > now ? due : now + char_ns);
         }
     }
     if (rc < 0)
@@ -263,7 +263,7 @@ static bool tty_tx_idle(void)
     }
     if (!empty_since)
         empty_since = now;
-    return now >= empty_since + uart_port.char_ns;
+    return now >= empty_since + uart_port.timing.char_ns;
 }
 
 static const struct console_sink tty_console = {
@@ -277,6 +277,6 @@ static const struct console_sink tty_console = {
 void uart_be_info(struct uart_info *out)
 {
     *out = (struct uart_info){ uart_lower.name, uart_engine.name, uart_port.hw.fifo_depth,
-                               uart_port.hw.fifo_source, uart_port.char_ns, uart_port.hw.cfg,
+                               uart_port.hw.fifo_source, uart_port.timing.char_ns, uart_port.hw.cfg,
                                uart_port.timing.divisor, uart_port.timing.baud_milli };
 }

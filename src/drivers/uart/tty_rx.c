@@ -70,7 +70,7 @@ static void window_open(struct uart_port *p, uint64_t now)
     if (now < p->rxb.end)
         return;
     p->rxb.start = now;
-    p->rxb.end = now + p->char_ns * p->hw.fifo_depth;
+    p->rxb.end = now + p->timing.char_ns * p->hw.fifo_depth;
     p->rxb.busy = 0;
     p->rxb.left = RX_BUDGET_FIFOS * p->hw.fifo_depth;
 }
@@ -139,7 +139,7 @@ bool tty_rx_cause(struct uart_port *p, int round, bool first)
         uart_engine.rx_irq(p);
         return true;
     }
-    p->rxb.spent |= !rx_serve(p);
+    p->rxb.spent = !rx_serve(p);     /* (a spent claim ends: no call after) */
     return !p->rxb.spent;
 }
 

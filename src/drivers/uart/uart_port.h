@@ -45,8 +45,8 @@ struct rx_budget {
 struct uart_port {
     struct spinlock lock;         /* the port lock (port_lock below) */
     struct uart_hw hw;            /* the lower half's view of the UART */
-    struct uart_timing timing;    /* the line as the lower half programs it */
-    uint64_t char_ns;             /* one 10-bit character on the line (timing's) */
+    struct uart_timing timing;    /* the line as the lower half programs it (its
+                                     char_ns: one 10-bit character on the line) */
     struct ring tx;               /* TX ring (the engine's storage; none: capacity 0) */
     struct ring rx;               /* RX ring (the core's) */
     struct waitq tx_space;        /* writers waiting for TX ring space */
