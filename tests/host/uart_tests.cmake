@@ -36,25 +36,42 @@ function(uart_lower_flags target lower)
                              TEST_LOWER_DW=${dw})
 endfunction()
 
-# uart_test(NAME LOWER src...): the executable test_NAME_LOWER, the driver
-# in it built with the lower half LOWER, registered as host.NAME.LOWER.
+# uart_engine_flags(TARGET ENGINE): the flags of a driver built with the
+# TX engine ENGINE, whose ops table src/drivers/uart/engine_ENGINE.h the
+# tty core includes (as BACKEND picks it for an image).
+function(uart_engine_flags target engine)
+  target_compile_definitions(${target} PRIVATE UART_ENGINE_HEADER="engine_${engine}.h")
+endfunction()
+
+# uart_test(NAME LOWER [ENGINE engine] src...): the executable
+# test_NAME_LOWER, the driver in it built with the lower half LOWER and
+# the engine ENGINE (default async), registered as host.NAME.LOWER.
 function(uart_test name lower)
+  cmake_parse_arguments(U "" "ENGINE" "" ${ARGN})
+  if(NOT U_ENGINE)
+    set(U_ENGINE async)
+  endif()
   set(exe test_${name}_${lower})
-  host_executable(${exe} ${ARGN})
+  host_executable(${exe} ${U_UNPARSED_ARGUMENTS})
   uart_lower_flags(${exe} ${lower})
+  uart_engine_flags(${exe} ${U_ENGINE})
   add_test(NAME host.${name}.${lower} COMMAND ${exe})
   set_tests_properties(host.${name}.${lower} PROPERTIES LABELS host TIMEOUT 120)
 endfunction()
 
-# The fakes and the tty core, compiled once per lower half for the tests
-# below that link them unchanged (no test's own defines reach them: the
-# ring sizes and the copier's switches are the engines'):
-# uart_fakes_LOWER, uart_core_LOWER.
+# The fakes, compiled once per lower half, and the tty core, once per
+# lower half and engine (it includes the engine's ops table), for the
+# tests below that link them unchanged (no test's own defines reach them:
+# the ring sizes and the copier's switches are the engines' .c files'):
+# uart_fakes_LOWER, uart_core_LOWER_ENGINE.
 foreach(lower IN LISTS UART_LOWERS)
-  foreach(part fakes core)
-    string(TOUPPER ${part} _p)
-    host_objects(uart_${part}_${lower} ${UART_${_p}})
-    uart_lower_flags(uart_${part}_${lower} ${lower})
+  host_objects(uart_fakes_${lower} ${UART_FAKES})
+  uart_lower_flags(uart_fakes_${lower} ${lower})
+  uart_engine_flags(uart_fakes_${lower} async)
+  foreach(engine async console copier)
+    host_objects(uart_core_${lower}_${engine} ${UART_CORE})
+    uart_lower_flags(uart_core_${lower}_${engine} ${lower})
+    uart_engine_flags(uart_core_${lower}_${engine} ${engine})
   endforeach()
 endforeach()
 
@@ -73,7 +90,8 @@ foreach(lower IN LISTS UART_LOWERS)
   set(UART_FAKES_OBJ $<TARGET_OBJECTS:uart_fakes_${lower}>)
   foreach(engine async console copier)   # UART_ASYNC_OBJ, ...: the core's objects + an engine
     string(TOUPPER ${engine} _en)
-    set(UART_${_en}_OBJ $<TARGET_OBJECTS:uart_core_${lower}> ${UART_DRV}/engine_${engine}.c)
+    set(UART_${_en}_OBJ $<TARGET_OBJECTS:uart_core_${lower}_${engine}>
+        ${UART_DRV}/engine_${engine}.c)
   endforeach()
   # The lower half alone: registers, quirks, polled output.
   uart_test(uart_lower ${lower} ${UART_TESTS_DIR}/test_uart_lower.c
@@ -96,7 +114,7 @@ foreach(lower IN LISTS UART_LOWERS)
   uart_test(uart_async_load ${lower} ${UART_TESTS_DIR}/test_uart_async_load.c
             ${UART_TESTS_DIR}/test_uart_async_util.c ${UART_ASYNC_OBJ} ${UART_FAKES_OBJ})
 
-  uart_test(uart_console ${lower} ${UART_TESTS_DIR}/test_uart_console.c
+  uart_test(uart_console ${lower} ENGINE console ${UART_TESTS_DIR}/test_uart_console.c
             ${UART_CONSOLE_OBJ} ${UART_FAKES_OBJ})
 
   # The copier engine (StarryOS's design): bytes through the staging
@@ -110,7 +128,7 @@ foreach(lower IN LISTS UART_LOWERS)
     if(slow STREQUAL "0")
       set(_name uart_copier_noslow)
     endif()
-    uart_test(${_name} ${lower} ${UART_TESTS_DIR}/test_uart_copier.c
+    uart_test(${_name} ${lower} ENGINE copier ${UART_TESTS_DIR}/test_uart_copier.c
               ${UART_TESTS_DIR}/test_uart_copier_ladder.c
               ${UART_TESTS_DIR}/test_uart_copier_irq.c
               ${UART_TESTS_DIR}/test_uart_async_util.c ${UART_COPIER_OBJ} ${UART_FAKES_OBJ})
@@ -158,7 +176,7 @@ target_compile_definitions(test_wire_rx PRIVATE WIRE_BAUD=115200 WIRE_FIFO=16)
 # a QEMU-like fake NS16550A: line physics, THRE/TEMT timing, drain bounds.
 foreach(engine async console)
   string(TOUPPER ${engine} _en)
-  uart_test(uart_wire_${engine} ns16550 ${UART_TESTS_DIR}/test_uart_wire.c
+  uart_test(uart_wire_${engine} ns16550 ENGINE ${engine} ${UART_TESTS_DIR}/test_uart_wire.c
             ${UART_${_en}} ${UART_WIRE} ${UART_FAKES})
   target_compile_definitions(test_uart_wire_${engine}_ns16550 PRIVATE
                              WIRE_BAUD=115200 WIRE_FIFO=16 BACKEND_${_en}=1)
@@ -189,6 +207,7 @@ foreach(engine async console copier)
   target_compile_options(test_${_name} PRIVATE -Wno-tsan)
   target_compile_definitions(test_${_name} PRIVATE HOST_SMP=1 UART_LOWER_HEADER="lower_ns16550.h"
                              UART_TX_RING_SIZE=1024)
+  uart_engine_flags(test_${_name} ${engine})
   target_link_options(test_${_name} PRIVATE -Wl,--wrap=fake_mmio_read
                       -Wl,--wrap=fake_mmio_write)
 endforeach()

@@ -118,7 +118,8 @@ foreach(lower ns16550 dw_apb)
     ${PROJECT_SOURCE_DIR}/tests/host/fake_acct.c ${FUZZ_DRV}/uart_cfg.c
     ${PROJECT_SOURCE_DIR}/src/kernel/waitq.c ${PROJECT_SOURCE_DIR}/src/lib/ring.c
     ${PROJECT_SOURCE_DIR}/src/kernel/console.c
-    DEFINES "UART_LOWER_HEADER=\"lower_${lower}.h\"" FUZZ_LOWER_DW=${dw})
+    DEFINES "UART_LOWER_HEADER=\"lower_${lower}.h\"" "UART_ENGINE_HEADER=\"engine_async.h\""
+    FUZZ_LOWER_DW=${dw})
 endforeach()
 
 # Report tool (Python): parse_bytes and analyze on random bytes and on

@@ -61,7 +61,7 @@ const char *op_name = "";
 const unsigned isr_max_rounds = ISR_MAX_ROUNDS;
 
 /* The fake UART (its IIR reads) and the checks, any context. */
-bool fuzz_tx_on(void) { return tx_state == TX_ON; }
+bool fuzz_tx_on(void) { return uart_port.eng && tx_of(&uart_port)->state == TX_ON; }
 
 /* ---- checks ---------------------------------------------------------------- */
 
@@ -73,8 +73,8 @@ void check_state(void)
         FAIL("interrupts left masked");
     if (f.ier_written != (int)p->hw.ier)
         FAIL("IER shadow %#x, last IER write %#x", p->hw.ier, f.ier_written);
-    if (!!(p->hw.ier & UART_IER_THRI) != (tx_state == TX_ON))
-        FAIL("IER.THRI %u but TX state %d", !!(p->hw.ier & UART_IER_THRI), (int)tx_state);
+    if (!!(p->hw.ier & UART_IER_THRI) != (tx_of(p)->state == TX_ON))
+        FAIL("IER.THRI %u but TX state %d", !!(p->hw.ier & UART_IER_THRI), (int)tx_of(p)->state);
     if (ring_used(&p->tx) > UART_TX_RING_SIZE || ring_used(&p->rx) > UART_RX_RING_SIZE)
         FAIL("ring overfull: tx %u rx %u", ring_used(&p->tx), ring_used(&p->rx));
     if (f.accepted_total != f.thr_total + ring_used(&p->tx))
@@ -95,11 +95,10 @@ void check_state(void)
 /* Each input, first: the driver's state as at boot (zeroed bss). */
 static void reset_driver(void)
 {
-    uart_port = (struct uart_port){ 0 };
-    port_up = false;
-    tx_state = TX_OFF;
-    refill_wake = false;
-    empty_ns = 0;                     /* (the RX budget is the port's: zeroed above) */
+    uart_port = (struct uart_port){ 0 };   /* (the RX budget is the port's too) */
+    async_ports[0].state = TX_OFF;         /* (async_init sets them again) */
+    async_ports[0].refill_wake = false;
+    async_ports[0].empty_ns = 0;
     armed_timer = 0;
 }
 

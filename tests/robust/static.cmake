@@ -40,11 +40,13 @@ if(CMAKE_SCRIPT_MODE_FILE)
 
   set(_cfg_qemu-virt -DPRIV_S=1 -DWIRE_BAUD=115200 -DWIRE_FIFO=16
       "-DUARTBENCH_BOARD=\"qemu-virt\"" "-DUARTBENCH_BACKEND=\"async\"" -DBACKEND_ASYNC=1
-      "-DUART_LOWER_HEADER=\"lower_ns16550.h\"" -I${SRC}/src/drivers/uart
+      "-DUART_LOWER_HEADER=\"lower_ns16550.h\"" "-DUART_ENGINE_HEADER=\"engine_async.h\""
+      -I${SRC}/src/drivers/uart
       -I${SRC}/include -I${OUT}/generated -I${SRC}/boards/qemu-virt)
   set(_cfg_d1 -DPRIV_M=1 -DWIRE_BAUD=0 -DWIRE_FIFO=16
       "-DUARTBENCH_BOARD=\"d1\"" "-DUARTBENCH_BACKEND=\"console\"" -DBACKEND_CONSOLE=1
-      "-DUART_LOWER_HEADER=\"lower_dw_apb.h\"" -I${SRC}/src/drivers/uart
+      "-DUART_LOWER_HEADER=\"lower_dw_apb.h\"" "-DUART_ENGINE_HEADER=\"engine_console.h\""
+      -I${SRC}/src/drivers/uart
       -I${SRC}/include -I${OUT}/generated -I${SRC}/boards/d1)
   set(_cfg_hosted -D_GNU_SOURCE -I${SRC}/bench/hosted/include -I${SRC}/include
       -I${OUT}/generated)

@@ -3,7 +3,7 @@
  * No path spins on a register: a writer that finds the ring full and a
  * drainer block on the port's wait queues.
  *
- * TX state (tx_state, changed only by tx_enter):
+ * TX state (async_tx.state, changed only by tx_enter):
  *   TX_OFF   TX interrupt off; the FIFO may hold bytes (a kick's refill)
  *   TX_ON    TX interrupt on: the ring has bytes, or a drainer waits for
  *            the FIFO-empty event
@@ -29,27 +29,37 @@
 #endif
 
 const char uart_be_name[] = "async";
-const struct uart_engine uart_engine = { .name = uart_be_name, .flags = ENGINE_COUNTERS };
 
 enum tx_state { TX_OFF, TX_ON, TX_EMPTY };
 
-static uint8_t tx_store[UART_TX_RING_SIZE];
-static enum tx_state tx_state;        /* stored atomically (tx_enter): kick and
+/* A port's engine state (p->eng). */
+struct async_tx {
+    enum tx_state state;              /* stored atomically (tx_enter): kick and
                                          drain_woken load it without the lock */
-static uint64_t empty_ns;             /* TX_EMPTY since */
-static bool refill_wake;              /* a drainer asks: wake it at the next refill */
+    bool refill_wake;                 /* a drainer asks: wake it at the next refill */
+    uint64_t empty_ns;                /* TX_EMPTY since */
+    uint8_t store[UART_TX_RING_SIZE]; /* the TX ring's */
+};
+static struct async_tx async_ports[UART_PORTS];
+
+/* Any context: p's engine state. */
+static inline struct async_tx *tx_of(const struct uart_port *p)
+{
+    return p->eng;
+}
 
 /* The port lock held: the one place the TX state changes. */
 static inline void tx_enter(struct uart_port *p, enum tx_state s)
 {
-    enum tx_state was = tx_state;
-    __atomic_store_n(&tx_state, s, __ATOMIC_RELAXED);
+    struct async_tx *t = tx_of(p);
+    enum tx_state was = t->state;
+    __atomic_store_n(&t->state, s, __ATOMIC_RELAXED);
     if (s == TX_ON && was != TX_ON)
         uart_lower.irq_update(&p->hw, UART_IRQ_TX, 0);
     else if (s != TX_ON && was == TX_ON)
         uart_lower.irq_update(&p->hw, 0, UART_IRQ_TX);
     if (s == TX_EMPTY) {
-        empty_ns = clock_now_ns();
+        t->empty_ns = clock_now_ns();
         waitq_wake_all(&p->drain);
     }
 }
@@ -79,7 +89,7 @@ static inline __attribute__((always_inline)) unsigned refill(struct uart_port *p
             p->ctr.ring_pop_calls++;
         }
         ring_release(&p->tx, n);
-        if (tx_state == TX_EMPTY)
+        if (tx_of(p)->state == TX_EMPTY)
             tx_enter(p, TX_OFF);
         p->ctr.hw_send_bytes += n;
         if (n > p->ctr.hw_send_max_chunk)
@@ -88,12 +98,15 @@ static inline __attribute__((always_inline)) unsigned refill(struct uart_port *p
     return n;
 }
 
-/* Boot task. */
-void engine_init(struct uart_port *p)
+/* Boot task: p's state from its slot, the ring empty, TX off. */
+void async_init(struct uart_port *p)
 {
-    ring_init(&p->tx, tx_store, sizeof tx_store);
-    tx_state = TX_OFF;
-    refill_wake = false;
+    struct async_tx *t = &async_ports[p->index];
+    t->state = TX_OFF;
+    t->refill_wake = false;
+    t->empty_ns = 0;
+    p->eng = t;
+    ring_init(&p->tx, t->store, sizeof t->store);
 }
 
 /* UART interrupt (hart 0), the port lock held: refill. The TX interrupt stays on
@@ -104,17 +117,18 @@ void engine_init(struct uart_port *p)
  * woken at each refill. Without a drainer the last refill turns the interrupt off
  * at once: none is spent on an event nobody waits for. Writers are woken
  * when the ring has the room they wait for. */
-void engine_tx_irq(struct uart_port *p, enum uart_cause c)
+void async_tx_irq(struct uart_port *p, enum uart_cause c)
 {
+    struct async_tx *t = tx_of(p);
     bool fifo_empty;
 
-    if (c == UART_CAUSE_TX_ROOM && tx_state != TX_ON)
+    if (c == UART_CAUSE_TX_ROOM && t->state != TX_ON)
         return;
     p->ctr.tx_irqs++;
     uint32_t used;
     unsigned sent = refill(p, &fifo_empty, &used);
-    if (__builtin_expect(refill_wake, 0) && sent) {
-        refill_wake = false;
+    if (__builtin_expect(t->refill_wake, 0) && sent) {
+        t->refill_wake = false;
         waitq_wake_all(&p->drain);
     }
     if (used == 0) {
@@ -135,7 +149,7 @@ static __attribute__((noinline)) void kick_locked(struct uart_port *p)
 {
     unsigned long f = irq_save();
     bool took = port_lock_masked(p);
-    if (tx_state != TX_ON && ring_used(&p->tx)) {
+    if (tx_of(p)->state != TX_ON && ring_used(&p->tx)) {
         bool fifo_empty;
         uint32_t left;
         do
@@ -161,13 +175,13 @@ static __attribute__((noinline)) void kick_locked(struct uart_port *p)
 static inline void kick(struct uart_port *p)
 {
     __atomic_signal_fence(__ATOMIC_SEQ_CST);   /* the read stays after the push */
-    if (__atomic_load_n(&tx_state, __ATOMIC_RELAXED) == TX_ON &&
+    if (__atomic_load_n(&tx_of(p)->state, __ATOMIC_RELAXED) == TX_ON &&
         (!harts_many() || hart_self() == 0))
         return;
     kick_locked(p);
 }
 
-/* engine_write, task: push what fits of n bytes and start the FIFO. The
+/* async_write, task: push what fits of n bytes and start the FIFO. The
  * bytes count as accepted as soon as they are in the ring. */
 static size_t push_kick(struct uart_port *p, const uint8_t *b, size_t n)
 {
@@ -200,7 +214,7 @@ static bool has_space(void *arg)
     return room;
 }
 
-/* engine_write, task (blocking, the ring was full): wait for room and
+/* async_write, task (blocking, the ring was full): wait for room and
  * push the rest. Wake-up watermark: a quarter of the ring, or all that
  * is left to write, so a big writer is woken once per many refills. */
 static __attribute__((noinline)) size_t write_rest(struct uart_port *p, const uint8_t *b,
@@ -217,7 +231,7 @@ static __attribute__((noinline)) size_t write_rest(struct uart_port *p, const ui
 }
 
 /* Task. */
-size_t engine_write(struct uart_port *p, const uint8_t *buf, size_t n, bool nonblock)
+size_t async_write(struct uart_port *p, const uint8_t *buf, size_t n, bool nonblock)
 {
     size_t done = push_kick(p, buf, n);
     if (done < n && !nonblock)
@@ -225,15 +239,15 @@ size_t engine_write(struct uart_port *p, const uint8_t *buf, size_t n, bool nonb
     return done;
 }
 
-/* engine_drain's wait: the port, its tx_in and the bytes out of its ring
+/* async_drain's wait: the port, its tx_in and the bytes out of its ring
  * when the drainer blocked. */
 struct drain_wait {
     const struct uart_port *p;
     uint64_t tx_in, out;
 };
 
-/* engine_drain's condition (waitq_wait, task, interrupts masked; a hint,
- * read unlocked: engine_drain decides under the lock): the TX
+/* async_drain's condition (waitq_wait, task, interrupts masked; a hint,
+ * read unlocked: async_drain decides under the lock): the TX
  * interrupt is off again (the FIFO-empty event came, or the ring ran
  * dry), a write added bytes, or a refill took bytes since the drainer
  * looked. */
@@ -241,11 +255,11 @@ static bool drain_woken(void *arg)
 {
     const struct drain_wait *w = arg;
     uint64_t in = port_tx_in(w->p);
-    return __atomic_load_n(&tx_state, __ATOMIC_RELAXED) != TX_ON || in != w->tx_in ||
+    return __atomic_load_n(&tx_of(w->p)->state, __ATOMIC_RELAXED) != TX_ON || in != w->tx_in ||
            in - ring_used(&w->p->tx) != w->out;
 }
 
-/* engine_drain, the port lock held: `behind` bytes written after the
+/* async_drain, the port lock held: `behind` bytes written after the
  * caller's have gone into the FIFO: are the caller's gone? Yes once they
  * are at least the transmitter's bytes (FIFO and shifter), for then all
  * of those came after. The lower half's level is exact on a DW, "full"
@@ -270,8 +284,9 @@ static bool sent_past(struct uart_port *p, uint64_t behind)
  * the driver is shared it stays where it is (a writer on another hart
  * may be pushing). Any hart: the FIFO-empty event comes from the
  * interrupt on hart 0 through the drain queue; no timer is armed here. */
-int engine_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *fifo_empty_ns)
+int async_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *fifo_empty_ns)
 {
+    struct async_tx *t = tx_of(p);
     uint64_t target = port_tx_in(p);
 
     for (;;) {
@@ -283,24 +298,24 @@ int engine_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *fifo_empty
             port_unlock(p, f);
             return DRAIN_DONE;
         }
-        if (tx_state != TX_ON && used == 0) {
+        if (t->state != TX_ON && used == 0) {
             if (!harts_many())
                 ring_reset(&p->tx);
-            if (tx_state != TX_EMPTY && uart_lower.tx_empty(&p->hw)) {
+            if (t->state != TX_EMPTY && uart_lower.tx_empty(&p->hw)) {
                 port_unlock(p, f);
                 return port_drain_idle(fifo_empty_ns);
             }
-            if (tx_state != TX_EMPTY && uart_lower.tx_room(&p->hw) == p->hw.fifo_depth)
+            if (t->state != TX_EMPTY && uart_lower.tx_room(&p->hw) == p->hw.fifo_depth)
                 tx_enter(p, TX_EMPTY);      /* FIFO empty now: only the shifter */
-            if (tx_state == TX_EMPTY) {
-                *fifo_empty_ns = empty_ns;
+            if (t->state == TX_EMPTY) {
+                *fifo_empty_ns = t->empty_ns;
                 port_unlock(p, f);
                 return DRAIN_FIFO_EMPTY;
             }
             tx_enter(p, TX_ON);               /* ask for the FIFO-empty event */
         }
         if (in > target && used)
-            refill_wake = true;               /* count the bytes going in behind */
+            t->refill_wake = true;               /* count the bytes going in behind */
         port_unlock(p, f);
         struct drain_wait w = { p, in, out };
         if (waitq_wait(&p->drain, drain_woken, &w, deadline_ns) == -ETIMEDOUT)
@@ -309,24 +324,24 @@ int engine_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *fifo_empty
 }
 
 /* Task. */
-size_t engine_queued(struct uart_port *p)
+size_t async_queued(const struct uart_port *p)
 {
     return ring_used(&p->tx);
 }
 
 /* Task, the port lock held. */
-void engine_counters(struct uart_port *p, struct uart_counters *out)
+void async_counters(const struct uart_port *p, struct uart_counters *out)
 {
     out->hw_send_calls = p->ctr.hw_send_calls + p->ctr.tx_irqs;   /* each TX entry refills */
     out->ring_pop_bytes = p->ctr.hw_send_bytes;   /* every byte taken goes to THR */
     out->ring_empty = ring_used(&p->tx) == 0;
-    out->copier_active = tx_state == TX_ON;
+    out->copier_active = tx_of(p)->state == TX_ON;
     out->staged_bytes = ring_used(&p->tx);
 }
 
 /* Any context, interrupts masked (exit, panic): the ring, polled (the bytes count as
  * sent). */
-void engine_flush_polled(struct uart_port *p)
+void async_flush_polled(struct uart_port *p)
 {
     uint8_t b;
     while (ring_pop(&p->tx, &b, 1)) {

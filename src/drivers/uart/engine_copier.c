@@ -15,7 +15,7 @@
  * NAPI style. tcdrain waits, with no bound, until the ring is empty, the
  * copier idle, nothing staged and TEMT up. The counters keep the original's
  * meaning; the work is charged to one CPU sub-account per phase
- * (uart_engine.phases). Harts: copiers and interrupt on hart 0; writers and
+ * (copier_phase_names). Harts: copiers and interrupt on hart 0; writers and
  * drainers on any (wakes through hart 0's inbox; a drainer's re-check timer
  * is its own). One deviation, counted: a drainer re-checks every character
  * time (drain_timer_waits): on a 16550 nothing signals TEMT after the last
@@ -44,33 +44,45 @@
 
 enum phase { PH_USER, PH_RING, PH_SEND, PH_FAST, PH_SLOW, PH_TEMT, PH_PARK, PH_COUNT };
 
-static struct task tx_task, rx_task;
-static struct cpu_acct ph_acct[PH_COUNT];
-static const struct engine_phase phases[] = {
-    { "user_write", &ph_acct[PH_USER] },   /* engine_write, in the writer's task */
-    { "ring_pop", &ph_acct[PH_RING] },     /* pop into the staging buffer, wakes */
-    { "send", &ph_acct[PH_SEND] },         /* sends, to the first that moves none */
-    { "fast_retry", &ph_acct[PH_FAST] },   /* the 32 retries, THRE on, the recheck */
-    { "slow_poll", &ph_acct[PH_SLOW] },    /* spin hints and their sends */
-    { "temt_poll", &ph_acct[PH_TEMT] },    /* TEMT reads after a chunk */
-    { "park", &ph_acct[PH_PARK] },         /* idle path, yields, blocking */
-    { "copier_other", &tx_task.acct },     /* the loop between phases */
+/* The phases' names (uart_be_phases), in enum phase's order, then the
+ * copier task's own account. */
+const char *const copier_phase_names[] = {   /* (COPIER_PHASES of them: engine_copier.h) */
+    "user_write",     /* copier_write, in the writer's task */
+    "ring_pop",       /* pop into the staging buffer, wakes */
+    "send",           /* sends, to the first that moves none */
+    "fast_retry",     /* the 32 retries, THRE on, the recheck */
+    "slow_poll",      /* spin hints and their sends */
+    "temt_poll",      /* TEMT reads after a chunk */
+    "park",           /* idle path, yields, blocking */
+    "copier_other",   /* the loop between phases (the TX copier task's account) */
 };
+_Static_assert(sizeof copier_phase_names / sizeof copier_phase_names[0] == PH_COUNT + 1,
+               "a name per phase, and the task's");
 
-static void rx_irq(struct uart_port *p);
 const char uart_be_name[] = "copier";
-const struct uart_engine uart_engine = { .name = uart_be_name, .flags = ENGINE_COUNTERS,
-                                         .rx_irq = rx_irq, .phases = phases,
-                                         .n_phases = sizeof phases / sizeof phases[0] };
 
-static uint8_t tx_store[TX_RING_SIZE], stage[COPIER_BUF_SIZE], rx_buf[COPIER_BUF_SIZE];
-static uint32_t pending, cursor;      /* the staged chunk: stage[cursor..pending) unsent */
-static bool copier_active;            /* in a poll cycle (these 3: the copier's stores) */
+/* A port's engine state (p->eng). pending, cursor and copier_active are
+ * the TX copier's stores, loaded by any task (COPIER_GET). */
+struct copier_port {
+    struct task tx_task, rx_task;
+    struct waker tx_waker, rx_waker;
+    struct cpu_acct ph_acct[PH_COUNT];
+    uint32_t pending, cursor;         /* the staged chunk: stage[cursor..pending) unsent */
+    bool copier_active;               /* in a poll cycle */
+    bool thre_idle_armed;             /* THRE enabled once in this idle episode */
+    uint8_t stage[COPIER_BUF_SIZE], rx_buf[COPIER_BUF_SIZE];
+    uint64_t tx_stack[COPIER_STACK_WORDS], rx_stack[COPIER_STACK_WORDS];
+    uint8_t store[TX_RING_SIZE];      /* the TX ring's */
+};
+static struct copier_port copier_ports[UART_PORTS];
 #define COPIER_SET(var, v) __atomic_store_n(&(var), (v), __ATOMIC_RELAXED)
 #define COPIER_GET(var) __atomic_load_n(&(var), __ATOMIC_RELAXED)
-static bool thre_idle_armed;          /* THRE enabled once in this idle episode */
-static uint64_t tx_stack[COPIER_STACK_WORDS], rx_stack[COPIER_STACK_WORDS];
-static struct waker tx_waker, rx_waker;
+
+/* Any context: p's engine state. */
+static inline struct copier_port *cp_of(const struct uart_port *p)
+{
+    return p->eng;
+}
 
 /* Any task: charge what follows to account a (a phase, or the RX account). */
 static void enter(struct cpu_acct *a)
@@ -93,10 +105,11 @@ static void spin(unsigned n)
  * UART takes one, counted as the original counts each call. */
 static uint32_t send_bytes(struct uart_port *p)
 {
-    uint32_t n = 0, at = cursor, left = pending - at;   /* (the copier's own: no reload) */
+    struct copier_port *c = cp_of(p);
+    uint32_t n = 0, at = c->cursor, left = c->pending - at;   /* (the copier's own: no reload) */
     unsigned long f = irq_save();
     while (n < left && uart_lower.tx_ready(&p->hw)) {
-        uart_lower.tx_load(&p->hw, stage + at + n, 1);
+        uart_lower.tx_load(&p->hw, c->stage + at + n, 1);
         n++;
     }
     irq_restore(f);
@@ -104,7 +117,7 @@ static uint32_t send_bytes(struct uart_port *p)
     port_ctr_add(n ? &p->ctr.hw_send_bytes : &p->ctr.hw_send_zero, n ? n : 1);
     if (n > COPIER_GET(p->ctr.hw_send_max_chunk))
         COPIER_SET(p->ctr.hw_send_max_chunk, n);
-    COPIER_SET(cursor, cursor + n);
+    COPIER_SET(c->cursor, c->cursor + n);
     return n;
 }
 
@@ -119,10 +132,10 @@ static void thre_on(struct uart_port *p)
 
 /* TX copier: Poll::Pending; with `self_wake` the task wakes itself first
  * (the original's wake_by_ref: a yield), else a writer or the ISR does. */
-static void pend(bool self_wake)
+static void pend(struct copier_port *c, bool self_wake)
 {
-    enter(&ph_acct[PH_PARK]);
-    COPIER_SET(copier_active, false);
+    enter(&c->ph_acct[PH_PARK]);
+    COPIER_SET(c->copier_active, false);
     if (self_wake)
         sched_yield();
     else
@@ -133,8 +146,9 @@ static void pend(bool self_wake)
  * the yields. True when it made progress (back to the fast retries). */
 static bool slow_paths(struct uart_port *p, unsigned *yields)
 {
+    struct copier_port *c = cp_of(p);
 #if COPIER_SLOW_POLL
-    enter(&ph_acct[PH_SLOW]);
+    enter(&c->ph_acct[PH_SLOW]);
     for (unsigned polls = 0; polls < TX_SLOW_POLL_LIMIT; polls++) {
         spin(TX_SLOW_POLL_SPINS);
         if (send_bytes(p)) {
@@ -144,15 +158,14 @@ static bool slow_paths(struct uart_port *p, unsigned *yields)
     }
     port_ctr_add(&p->ctr.slow_poll_exh, 1);
     if (++*yields <= TX_YIELD_RETRIES) {
-        pend(true);
+        pend(c, true);
         return false;
     }
     port_ctr_add(&p->ctr.yield_exh, 1);
 #else
-    (void)p;
     (void)yields;
 #endif
-    pend(false);
+    pend(c, false);
     return false;
 }
 
@@ -164,29 +177,30 @@ static bool slow_paths(struct uart_port *p, unsigned *yields)
  * Pending (the chunk resumes on the next poll). */
 static bool send_chunk(struct uart_port *p, unsigned *yields)
 {
+    struct copier_port *c = cp_of(p);
     unsigned retries = 0;
-    enter(&ph_acct[PH_SEND]);
+    enter(&c->ph_acct[PH_SEND]);
     for (;;) {
         uint32_t sent = send_bytes(p);
-        if (cursor >= pending)
+        if (c->cursor >= c->pending)
             return true;
         if (sent) {
             retries = 0;
-            enter(&ph_acct[PH_SEND]);
+            enter(&c->ph_acct[PH_SEND]);
             continue;
         }
-        enter(&ph_acct[PH_FAST]);
+        enter(&c->ph_acct[PH_FAST]);
         if (++retries <= TX_FAST_RETRY_LIMIT)
             continue;
         port_ctr_add(&p->ctr.no_progress_budget, 1);
         thre_on(p);                          /* TX_WAKER registered, THRE, recheck */
         send_bytes(p);
-        if (cursor >= pending)
+        if (c->cursor >= c->pending)
             return true;
         if (!slow_paths(p, yields))
             return false;
         retries = 0;
-        enter(&ph_acct[PH_SEND]);
+        enter(&c->ph_acct[PH_SEND]);
     }
 }
 
@@ -194,26 +208,27 @@ static bool send_chunk(struct uart_port *p, unsigned *yields)
  * checked again (a push since the pop), the drainers woken on TEMT; park. */
 static void park(struct uart_port *p)
 {
-    enter(&ph_acct[PH_PARK]);
-    if (!thre_idle_armed) {
+    struct copier_port *c = cp_of(p);
+    enter(&c->ph_acct[PH_PARK]);
+    if (!c->thre_idle_armed) {
         thre_on(p);
-        thre_idle_armed = true;
+        c->thre_idle_armed = true;
     }
     if (ring_used(&p->tx)) {
-        thre_idle_armed = false;
-        pend(true);
+        c->thre_idle_armed = false;
+        pend(c, true);
         return;
     }
     if (uart_lower.tx_empty(&p->hw))
         waitq_wake_all(&p->drain);
-    pend(false);
+    pend(c, false);
 }
 
 /* TX copier: after a chunk: TEMT polls, then the drainers on TEMT, else
  * THRE on; the loop goes on at once (Poll::Ready). */
 static void chunk_done(struct uart_port *p)
 {
-    enter(&ph_acct[PH_TEMT]);
+    enter(&cp_of(p)->ph_acct[PH_TEMT]);
     for (unsigned t = 0; t < TX_TEMT_POLL_LIMIT && !uart_lower.tx_empty(&p->hw); t++)
         spin(1);
     if (uart_lower.tx_empty(&p->hw))
@@ -226,21 +241,22 @@ static void chunk_done(struct uart_port *p)
 static void tx_copier(void *arg)
 {
     struct uart_port *p = arg;
+    struct copier_port *c = cp_of(p);
     unsigned yields = 0;
 
     for (;;) {
-        COPIER_SET(copier_active, true);
-        if (cursor >= pending) {
-            enter(&ph_acct[PH_RING]);
-            COPIER_SET(cursor, 0U);          /* first: a look between sees bytes staged */
-            COPIER_SET(pending, ring_pop(&p->tx, stage, sizeof stage));
-            if (!pending) {
+        COPIER_SET(c->copier_active, true);
+        if (c->cursor >= c->pending) {
+            enter(&c->ph_acct[PH_RING]);
+            COPIER_SET(c->cursor, 0U);       /* first: a look between sees bytes staged */
+            COPIER_SET(c->pending, ring_pop(&p->tx, c->stage, sizeof c->stage));
+            if (!c->pending) {
                 park(p);
                 continue;
             }
             port_ctr_add(&p->ctr.ring_pop_calls, 1);
-            port_ctr_add(&p->ctr.ring_pop_bytes, pending);
-            thre_idle_armed = false;
+            port_ctr_add(&p->ctr.ring_pop_bytes, c->pending);
+            c->thre_idle_armed = false;
             waitq_wake_all(&p->tx_space);    /* the ring's waker: writers, drainers */
             waitq_wake_all(&p->drain);
         }
@@ -252,14 +268,14 @@ static void tx_copier(void *arg)
 /* UART interrupt, interrupts masked: THRE (or TX_ROOM, an entry with
  * nothing pending, the D1's IIR 0xC1: its port checks LSR THRE and TEMT):
  * THRE off, the copier woken, the drainers too on TEMT. */
-void engine_tx_irq(struct uart_port *p, enum uart_cause c)
+void copier_tx_irq(struct uart_port *p, enum uart_cause c)
 {
     if (c == UART_CAUSE_TX) {
         p->ctr.tx_irqs++;
         uart_lower.irq_update(&p->hw, 0, UART_IRQ_TX);
-        waker_wake(&tx_waker);
+        waker_wake(&cp_of(p)->tx_waker);
     } else if (uart_lower.tx_ready(&p->hw)) {
-        waker_wake(&tx_waker);
+        waker_wake(&cp_of(p)->tx_waker);
     }
     if (uart_lower.tx_empty(&p->hw))
         waitq_wake_all(&p->drain);
@@ -267,11 +283,11 @@ void engine_tx_irq(struct uart_port *p, enum uart_cause c)
 
 /* UART interrupt, interrupts masked, an RX cause (the core charges it to
  * the RX account): RX off, the RX copier woken. */
-static void rx_irq(struct uart_port *p)
+void copier_rx_irq(struct uart_port *p)
 {
     p->ctr.rx_irqs++;
     uart_lower.irq_update(&p->hw, 0, UART_IRQ_RX);
-    waker_wake(&rx_waker);
+    waker_wake(&cp_of(p)->rx_waker);
 }
 
 /* The RX copier task ("uart-rx-copier"), NAPI style, on the RX account:
@@ -281,6 +297,7 @@ static void rx_irq(struct uart_port *p)
 static void rx_copier(void *arg)
 {
     struct uart_port *p = arg;
+    struct copier_port *c = cp_of(p);
     unsigned consecutive = 0;
     bool more;
 
@@ -288,8 +305,8 @@ static void rx_copier(void *arg)
         enter(&cpu_acct_rx);
         unsigned batch = consecutive >= NAPI_THRESHOLD ? NAPI_BATCH_SIZE : COPIER_BUF_SIZE;
         unsigned long f = port_lock(p);     /* readers on any hart pop the ring */
-        unsigned total = uart_lower.rx_take(&p->hw, rx_buf, batch, &more);
-        uint32_t kept = ring_push(&p->rx, rx_buf, total);
+        unsigned total = uart_lower.rx_take(&p->hw, c->rx_buf, batch, &more);
+        uint32_t kept = ring_push(&p->rx, c->rx_buf, total);
         p->ctr.rx_bytes += kept;
         p->ctr.rx_dropped += total - kept;
         consecutive = total ? consecutive + 1 : 0;
@@ -303,16 +320,21 @@ static void rx_copier(void *arg)
     }
 }
 
-/* Boot task: the ring and the two copier tasks. */
-void engine_init(struct uart_port *p)
+/* Boot task: p's state from its slot, the ring and the two copier
+ * tasks. */
+void copier_init(struct uart_port *p)
 {
-    ring_init(&p->tx, tx_store, sizeof tx_store);
-    pending = cursor = 0;
-    copier_active = thre_idle_armed = false;
-    tx_waker = (struct waker){ &tx_task };
-    rx_waker = (struct waker){ &rx_task };
-    task_spawn(&tx_task, "uart-tx-copier", tx_copier, p, tx_stack, COPIER_STACK_WORDS);
-    task_spawn(&rx_task, "uart-rx-copier", rx_copier, p, rx_stack, COPIER_STACK_WORDS);
+    struct copier_port *c = &copier_ports[p->index];
+    c->pending = c->cursor = 0;
+    c->copier_active = c->thre_idle_armed = false;
+    for (unsigned i = 0; i < PH_COUNT; i++)
+        c->ph_acct[i] = (struct cpu_acct){ 0 };
+    c->tx_waker = (struct waker){ &c->tx_task };
+    c->rx_waker = (struct waker){ &c->rx_task };
+    p->eng = c;
+    ring_init(&p->tx, c->store, sizeof c->store);
+    task_spawn(&c->tx_task, "uart-tx-copier", tx_copier, p, c->tx_stack, COPIER_STACK_WORDS);
+    task_spawn(&c->rx_task, "uart-rx-copier", rx_copier, p, c->rx_stack, COPIER_STACK_WORDS);
 }
 
 /* waitq_wait's condition (task, interrupts masked): any free byte. */
@@ -323,45 +345,48 @@ static bool has_room(void *arg)
 
 /* Task, any hart: RingBufTx::push: the contiguous free run only (short near the
  * wrap); a blocking write that finds no room waits for some. */
-size_t engine_write(struct uart_port *p, const uint8_t *buf, size_t n, bool nonblock)
+size_t copier_write(struct uart_port *p, const uint8_t *buf, size_t n, bool nonblock)
 {
+    struct copier_port *c = cp_of(p);
     struct cpu_acct *was = cpu_acct_now.owner;
     uint8_t *slot;
 
-    enter(&ph_acct[PH_USER]);
+    enter(&c->ph_acct[PH_USER]);
     uint32_t run = ring_write_slice(&p->tx, &slot);
     if (!run && n && !nonblock) {
         port_ctr_add(&p->ctr.writer_blocks, 1);
         waitq_wait(&p->tx_space, has_room, p, 0);
-        enter(&ph_acct[PH_USER]);
+        enter(&c->ph_acct[PH_USER]);
         run = ring_write_slice(&p->tx, &slot);
     }
     size_t k = ring_push(&p->tx, buf, (uint32_t)(n < run ? n : run));   /* the run: no wrap */
     port_took(p, k);
     if (k)
-        waker_wake(&tx_waker);
+        waker_wake(&c->tx_waker);
     enter(was);
     return k;
 }
 
-/* Any task, any hart: staged bytes unsent (0: a new chunk began between the loads). */
-static uint32_t staged(void)
+/* Any task, any hart: p's staged bytes unsent (0: a new chunk began
+ * between the loads). */
+static uint32_t staged(const struct uart_port *p)
 {
-    uint32_t n = COPIER_GET(pending), c = COPIER_GET(cursor);
-    return c <= n ? n - c : 0;
+    struct copier_port *c = cp_of(p);
+    uint32_t n = COPIER_GET(c->pending), at = COPIER_GET(c->cursor);
+    return at <= n ? n - at : 0;
 }
 
 /* waitq_wait's condition (task, interrupts masked): TxCompletion::is_drained. */
 static bool drained(void *arg)
 {
     struct uart_port *p = arg;
-    return ring_used(&p->tx) == 0 && !COPIER_GET(copier_active) && staged() == 0 &&
+    return ring_used(&p->tx) == 0 && !COPIER_GET(cp_of(p)->copier_active) && staged(p) == 0 &&
            uart_lower.tx_empty(&p->hw);
 }
 
 /* Task, any hart: the original's tcdrain, with no bound of its own (a hang is the
  * section watchdog's to report), re-checked every character time. */
-int engine_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *at_ns)
+int copier_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *at_ns)
 {
     (void)deadline_ns;
     while (waitq_wait(&p->drain, drained, p, clock_now_ns() + p->timing.char_ns) == -ETIMEDOUT)
@@ -370,25 +395,33 @@ int engine_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *at_ns)
 }
 
 /* Task: the ring's bytes and the staged ones. */
-size_t engine_queued(struct uart_port *p)
+size_t copier_queued(const struct uart_port *p)
 {
-    return ring_used(&p->tx) + staged();
+    return ring_used(&p->tx) + staged(p);
 }
 
 /* Task, interrupts masked: the snapshot fields (TxCompletion). */
-void engine_counters(struct uart_port *p, struct uart_counters *out)
+void copier_counters(const struct uart_port *p, struct uart_counters *out)
 {
     out->ring_empty = ring_used(&p->tx) == 0;
-    out->copier_active = COPIER_GET(copier_active);
-    out->staged_bytes = staged();
+    out->copier_active = COPIER_GET(cp_of(p)->copier_active);
+    out->staged_bytes = staged(p);
+}
+
+/* Task: the instructions charged to phase i of p (copier_phase_names). */
+uint64_t copier_phase_instret(const struct uart_port *p, unsigned i)
+{
+    struct copier_port *c = cp_of(p);
+    return i < PH_COUNT ? c->ph_acct[i].instret : c->tx_task.acct.instret;
 }
 
 /* Any context, interrupts masked: the staged rest and the ring, polled. */
-void engine_flush_polled(struct uart_port *p)
+void copier_flush_polled(struct uart_port *p)
 {
+    struct copier_port *c = cp_of(p);
     uint8_t b;
-    while (cursor < pending) {
-        uart_lower.putc_polled(&p->hw, (char)stage[cursor++]);
+    while (c->cursor < c->pending) {
+        uart_lower.putc_polled(&p->hw, (char)c->stage[c->cursor++]);
         p->ctr.hw_send_bytes++;
     }
     while (ring_pop(&p->tx, &b, 1)) {

@@ -15,7 +15,6 @@
 #define DRAIN_TEMT_TRIES 4            /* character-time sleeps waiting for TEMT */
 
 struct uart_port uart_port;
-static bool port_up;                  /* uart_be_init done: the engine runs */
 static const struct console_sink tty_console;
 
 /* Boot, interrupts masked, before any output: the IP up, and the port
@@ -48,7 +47,7 @@ __attribute__((noinline)) void port_spin_unlock(struct uart_port *p)
 static __attribute__((noinline)) void tx_in_rx(struct uart_port *p, enum uart_cause c)
 {
     struct cpu_acct *a = cpu_acct_switch(&cpu_acct_isr);
-    engine_tx_irq(p, c);
+    uart_engine.tx_irq(p, c);
     cpu_acct_switch(a);
 }
 
@@ -70,7 +69,7 @@ static __attribute__((noinline)) void claim_loop(struct uart_port *p, enum uart_
             if (rx)
                 tx_in_rx(p, c);
             else
-                engine_tx_irq(p, c);
+                uart_engine.tx_irq(p, c);
         } else if (c == UART_CAUSE_RX) {
             bool first = !rx;
             rx = true;
@@ -95,7 +94,7 @@ static __attribute__((noinline)) void tty_claim(struct uart_port *p)
     enum uart_cause c = uart_lower.cause(&p->hw, true);
     int round = 0;
     while (c == UART_CAUSE_TX) {
-        engine_tx_irq(p, c);
+        uart_engine.tx_irq(p, c);
         if (++round == ISR_MAX_ROUNDS)
             return;
         c = uart_lower.cause(&p->hw, false);
@@ -125,9 +124,9 @@ int uart_be_init(uint32_t irq)
 
     p->ctr = (struct uart_counters){ 0 };
     p->tx_wanted = UINT32_MAX;
-    engine_init(p);
+    uart_engine.init(p);
     tty_rx_init(p);
-    port_up = true;
+    p->up = true;
     return (uart_engine.flags & ENGINE_RX_POLLED) ? 0 : irq_register(irq, tty_isr, p);
 }
 
@@ -179,7 +178,7 @@ ssize_t uart_be_write_held(const void *buf, size_t n, bool nonblock)
     struct uart_port *p = &uart_port;
     port_ctr_add(&p->ctr.user_calls, 1);
     port_ctr_add(&p->ctr.user_req, n);
-    size_t done = engine_write(p, buf, n, nonblock);
+    size_t done = uart_engine.write(p, buf, n, nonblock);
     return done || n == 0 ? (ssize_t)done : -EAGAIN;
 }
 
@@ -198,10 +197,10 @@ int uart_be_drain(void)
     struct uart_port *p = &uart_port;
     uint64_t char_ns = p->timing.char_ns, empty_ns;
     uint64_t deadline = clock_now_ns() + DRAIN_MARGIN_NS +
-                        2 * char_ns * (engine_queued(p) + p->hw.fifo_depth + 1U);
+                        2 * char_ns * (uart_engine.queued(p) + p->hw.fifo_depth + 1U);
 
     port_ctr_add(&p->ctr.drain_calls, 1);   /* drainers on any hart */
-    int rc = engine_drain(p, deadline, &empty_ns);
+    int rc = uart_engine.drain(p, deadline, &empty_ns);
     uint64_t in0 = port_tx_in(p);
     if (rc == DRAIN_FIFO_EMPTY && !(uart_lower.caps & UART_CAP_TEMT)) {
         sleep_until(empty_ns + char_ns);   /* nothing to confirm it with */
@@ -228,7 +227,7 @@ int uart_be_drain(void)
 size_t uart_be_tx_pending(void)
 {
     struct uart_port *p = &uart_port;
-    return engine_queued(p) + uart_lower.tx_level(&p->hw);
+    return uart_engine.queued(p) + uart_lower.tx_level(&p->hw);
 }
 
 /* The console sink (any context, panic included): one byte, polled. */
@@ -240,10 +239,10 @@ static void tty_putc_polled(char ch)
 /* Any context: push everything still queued out through the polled path. */
 void uart_be_flush_polled(void)
 {
-    if (!port_up)
+    if (!uart_port.up)
         return;
     unsigned long f = irq_save();   /* no port lock: a panic may come while it is held */
-    engine_flush_polled(&uart_port);
+    uart_engine.flush_polled(&uart_port);
     irq_restore(f);
 }
 
@@ -253,17 +252,17 @@ void uart_be_flush_polled(void)
  * the FIFO was first seen empty. */
 static bool tty_tx_idle(void)
 {
-    static uint64_t empty_since;      /* 0: the FIFO not seen empty */
+    struct uart_port *p = &uart_port;
     if (uart_lower.caps & UART_CAP_TEMT)
-        return uart_lower.tx_empty(&uart_port.hw);
+        return uart_lower.tx_empty(&p->hw);
     uint64_t now = clock_now_ns();
-    if (!uart_lower.tx_empty(&uart_port.hw)) {
-        empty_since = 0;
+    if (!uart_lower.tx_empty(&p->hw)) {
+        p->idle_since = 0;
         return false;
     }
-    if (!empty_since)
-        empty_since = now;
-    return now >= empty_since + uart_port.timing.char_ns;
+    if (!p->idle_since)
+        p->idle_since = now;
+    return now >= p->idle_since + p->timing.char_ns;
 }
 
 static const struct console_sink tty_console = {

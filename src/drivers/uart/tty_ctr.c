@@ -1,6 +1,6 @@
 /* The tty core's counters: snapshot and reset, both with interrupts
  * masked. The engine keeps the TX ones (and derives some in its
- * engine_counters); the RX ones, the line errors and the interrupts are
+ * engine's counters op); the RX ones, the line errors and the interrupts are
  * the core's and the lower half's, and count since boot. Both under the
  * port lock. A design without counters (ENGINE_COUNTERS clear: the
  * polling console, as the original's) answers ENOTTY. */
@@ -39,7 +39,7 @@ int uart_be_counters(struct uart_counters *out)
     out->rx_breaks = p->hw.err.brk;
     out->busy_detect = p->hw.busy_detect;
     out->transmitter_empty = temt;
-    engine_counters(p, out);
+    uart_engine.counters(p, out);
     port_unlock(p, f);
     return 0;
 }
@@ -55,7 +55,7 @@ int uart_be_counters_reset(void)
     struct uart_counters keep, zero = { 0 };
     ctr_copy(&keep, &p->ctr);
     ctr_copy(&p->ctr, &zero);
-    p->ctr.queued_at_reset = engine_queued(p);
+    p->ctr.queued_at_reset = uart_engine.queued(p);
     p->ctr.rx_irqs = keep.rx_irqs;
     p->ctr.rx_bytes = keep.rx_bytes;
     p->ctr.rx_dropped = keep.rx_dropped;
@@ -71,8 +71,8 @@ unsigned uart_be_phases(struct uart_phase *out, unsigned max)
     unsigned n = uart_engine.n_phases < max ? uart_engine.n_phases : max;
     unsigned long f = irq_save();
     for (unsigned i = 0; i < n; i++)
-        out[i] = (struct uart_phase){ uart_engine.phases[i].name,
-                                      uart_engine.phases[i].acct->instret };
+        out[i] = (struct uart_phase){ uart_engine.phase_names[i],
+                                      uart_engine.phase_instret(&uart_port, i) };
     irq_restore(f);
     return uart_engine.n_phases;
 }

@@ -36,7 +36,7 @@
 #define RX_SHARE_DIV    4U      /* at most 1/4 of a window's time in RX claims */
 #define RX_CHUNK        64U     /* bytes taken from the FIFO per call */
 
-static uint8_t rx_store[UART_RX_RING_SIZE];
+static uint8_t rx_store[UART_PORTS][UART_RX_RING_SIZE];   /* each port's RX ring */
 
 /* Timer interrupt on hart 0 (the port's rxb.resume, armed by the UART
  * interrupt): unmask the port's RX under its lock; its time is RX work. */
@@ -54,7 +54,7 @@ static void rx_resume(struct timer *t)
 /* Boot task, from uart_be_init. */
 void tty_rx_init(struct uart_port *p)
 {
-    ring_init(&p->rx, rx_store, sizeof rx_store);
+    ring_init(&p->rx, rx_store[p->index], sizeof rx_store[p->index]);
     p->rxb = (struct rx_budget){ .resume = { .fire = rx_resume } };
     if (uart_engine.flags & ENGINE_RX_POLLED)
         return;

@@ -6,8 +6,8 @@
  *   tty core, the upper half (tty.c, tty_rx.c, tty_ctr.c): rings, wait
  *       queues, counters, the tcdrain rule, the RX path, the interrupt's
  *       dispatch -> engine_* (below) and uart_lower
- *   TX engine, one file per design (engine_<BACKEND>.c): what differs
- *       between designs -> uart_lower
+ *   TX engine, one file per design (engine_<BACKEND>.c, its ops table in
+ *       engine_<BACKEND>.h): what differs between designs -> uart_lower
  *   lower half, one file per UART IP (uart_lower.h) -> the register seam
  *       (uart_regs.h) -> the device, or its model on QEMU
  *
@@ -61,9 +61,19 @@ struct uart_port {
                                      stores it, anyone loads it (atomic: port_took) */
     struct uart_counters ctr;     /* engine: TX fields; core: the rest */
     struct rx_budget rxb;         /* the RX path's (tty_rx.c) */
+    void *eng;                    /* the engine's state for this port (its init sets it) */
+    unsigned index;               /* the port's slot in the per-port storage (< UART_PORTS) */
+    bool up;                      /* uart_be_init done: the engine runs */
+    uint64_t idle_since;          /* the console sink's no-TEMT rule: the FIFO seen
+                                     empty since (ns; 0: not seen empty) */
 };
 
-/* The single UART of the board (tty.c). */
+/* Ports one image drives: the board's console UART. The engines and the
+ * RX path keep their per-port state in arrays of this many, indexed by
+ * the port's index (as Linux's 8250 keeps serial8250_ports[UART_NR]). */
+#define UART_PORTS 1U
+
+/* The board's console UART (tty.c), port 0. */
 extern struct uart_port uart_port;
 
 /* The port lock. Callers on any hart (writers, drainers, readers) and the
@@ -140,52 +150,65 @@ static inline uint64_t port_tx_in(const struct uart_port *p)
     return __atomic_load_n(&p->tx_in, __ATOMIC_RELAXED);
 }
 
-/* The design: name (BACKEND) and what the core must know of it. */
+/* The design: one ops table per engine (engine_<BACKEND>.c), a static
+ * const object in its header engine_<BACKEND>.h, included below as
+ * `uart_engine` (UART_ENGINE_HEADER, chosen by BACKEND at build time, as
+ * the lower half by the board): a call through it compiles to a direct
+ * call, and its flags fold at compile time. Every op takes the port; an
+ * engine keeps its state in the port's `eng` (its per-port storage, set
+ * by its init), none in file statics. The core calls these and nothing
+ * else of it; an engine never calls the core: it changes the port's data
+ * and wakes the port's wait queues (a kernel service). */
 #define ENGINE_COUNTERS  1U       /* the TX counters exist (else ioctls give ENOTTY) */
 #define ENGINE_RX_POLLED 2U       /* RX is read from the FIFO on demand: no RX interrupt */
-/* A CPU sub-account of the design's own (uart_be_phases): its tasks
- * charge a phase of their work to it (cpu_acct_switch). */
-struct engine_phase {
-    const char *name;
-    struct cpu_acct *acct;
-};
+/* engine.drain's results besides -ETIMEDOUT (see there). */
+#define DRAIN_DONE       0
+#define DRAIN_FIFO_EMPTY 1
 struct uart_engine {
-    const char *name;
-    unsigned flags;
+    const char *name;             /* BACKEND: "async", "console", "copier" */
+    unsigned flags;               /* ENGINE_* */
+    /* Boot task, after the lower half's init: the port's engine state
+     * (p->eng), the TX ring, the TX interrupt as the design wants it. */
+    void (*init)(struct uart_port *p);
+    /* Task: take up to n bytes for transmission (counting user_acc as
+     * they are taken). Blocking: until all are taken, unless the design
+     * returns short (the caller loops). Non-blocking: what fits, 0 if
+     * nothing. */
+    size_t (*write)(struct uart_port *p, const uint8_t *buf, size_t n, bool nonblock);
+    /* UART interrupt, interrupts masked: c is UART_CAUSE_TX (the TX FIFO
+     * emptied) or UART_CAUSE_TX_ROOM (an entry with nothing pending: the
+     * FIFO may have room, may still hold bytes; the engine may refill if
+     * it sends). */
+    void (*tx_irq)(struct uart_port *p, enum uart_cause c);
     /* UART interrupt, interrupts masked, an RX cause, for a design that
      * takes RX itself (NULL: the core's RX path, tty_rx.c); the core
      * charges it to the RX account. */
     void (*rx_irq)(struct uart_port *p);
-    const struct engine_phase *phases;    /* NULL: none */
+    /* Task: wait until every byte written before the call has reached
+     * the FIFO, by deadline_ns. DRAIN_DONE: they have left the wire (TEMT
+     * seen, or, with later writers' bytes behind them, as many of those
+     * have gone into the FIFO as the transmitter holds);
+     * DRAIN_FIFO_EMPTY: nothing is queued and the FIFO emptied at *at_ns,
+     * the shifter may still be sending its last byte; -ETIMEDOUT. The
+     * core's tcdrain rule takes over from there. */
+    int (*drain)(struct uart_port *p, uint64_t deadline_ns, uint64_t *at_ns);
+    /* Task: bytes the engine holds that are not in the FIFO yet. */
+    size_t (*queued)(const struct uart_port *p);
+    /* Task, interrupts masked: the counter fields the design derives
+     * (hw_send_calls, ring_pop_bytes, copier_active, ...) into *out, a
+     * copy of p->ctr. */
+    void (*counters)(const struct uart_port *p, struct uart_counters *out);
+    /* Any context, interrupts masked (exit, panic): send what is queued,
+     * polled. */
+    void (*flush_polled)(struct uart_port *p);
+    /* The design's CPU sub-accounts (uart_be_phases): how many, their
+     * names, and (task) the instructions charged to phase i of p. */
     unsigned n_phases;
+    const char *const *phase_names;
+    uint64_t (*phase_instret)(const struct uart_port *p, unsigned i);
 };
-extern const struct uart_engine uart_engine;
 
-/* The engine (engine_<BACKEND>.c). The core calls these and nothing else
- * of it. */
-/* Boot task, after the lower half's init: the TX ring, the engine's
- * state, the TX interrupt as the design wants it. */
-void engine_init(struct uart_port *p);
-/* Task: take up to n bytes for transmission (counting user_acc as they
- * are taken). Blocking: until all are taken, unless the design returns
- * short (the caller loops). Non-blocking: what fits, 0 if nothing. */
-size_t engine_write(struct uart_port *p, const uint8_t *buf, size_t n, bool nonblock);
-/* UART interrupt, interrupts masked: c is UART_CAUSE_TX (the TX FIFO
- * emptied) or UART_CAUSE_TX_ROOM (an entry with nothing pending: the
- * FIFO may have room, may still hold bytes; the engine may refill if it
- * sends). */
-void engine_tx_irq(struct uart_port *p, enum uart_cause c);
-/* Task: wait until every byte written before the call has reached the
- * FIFO, by deadline_ns where the design has a bound. DRAIN_DONE: they
- * have left the wire (TEMT seen, or, with later writers' bytes behind
- * them, as many of those have gone into the FIFO as the transmitter
- * holds); DRAIN_FIFO_EMPTY: nothing is queued and the FIFO emptied at
- * *at_ns, the shifter may still be sending its last byte; -ETIMEDOUT.
- * The core's tcdrain rule takes over from there. */
-#define DRAIN_DONE       0
-#define DRAIN_FIFO_EMPTY 1
-int engine_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *at_ns);
-/* engine_drain, task, the lower half's tx_empty seen true now: what that
+/* engine.drain, task, the lower half's tx_empty seen true now: what that
  * tells. DRAIN_DONE where tx_empty sees the shifter (UART_CAP_TEMT); else
  * only the FIFO was seen empty, the last byte may still be on the wire:
  * DRAIN_FIFO_EMPTY at now, and the core's rule waits a character. */
@@ -197,14 +220,9 @@ static inline int port_drain_idle(uint64_t *fifo_empty_ns)
     return DRAIN_FIFO_EMPTY;
 }
 
-/* Task: bytes the engine holds that are not in the FIFO yet. */
-size_t engine_queued(struct uart_port *p);
-/* Task, interrupts masked: the counter fields the design derives
- * (hw_send_calls, ring_pop_bytes, copier_active, ...) into *out, a copy
- * of p->ctr. */
-void engine_counters(struct uart_port *p, struct uart_counters *out);
-/* Any context, interrupts masked (exit, panic): send what is queued,
- * polled. */
-void engine_flush_polled(struct uart_port *p);
+#ifndef UART_ENGINE_HEADER
+#error "UART_ENGINE_HEADER names the image's TX engine, engine_<BACKEND>.h (src/CMakeLists.txt)"
+#endif
+#include UART_ENGINE_HEADER
 
 #endif

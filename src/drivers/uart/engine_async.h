@@ -1,0 +1,27 @@
+/* The async engine's ops table (engine_async.c), the tty core's
+ * `uart_engine` in an async image (UART_ENGINE_HEADER): static const, so
+ * the core's calls through it are direct. */
+#ifndef ENGINE_ASYNC_H
+#define ENGINE_ASYNC_H
+
+void async_init(struct uart_port *p);
+size_t async_write(struct uart_port *p, const uint8_t *buf, size_t n, bool nonblock);
+void async_tx_irq(struct uart_port *p, enum uart_cause c);
+int async_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *at_ns);
+size_t async_queued(const struct uart_port *p);
+void async_counters(const struct uart_port *p, struct uart_counters *out);
+void async_flush_polled(struct uart_port *p);
+
+static const struct uart_engine uart_engine = {
+    .name = "async",
+    .flags = ENGINE_COUNTERS,
+    .init = async_init,
+    .write = async_write,
+    .tx_irq = async_tx_irq,
+    .drain = async_drain,
+    .queued = async_queued,
+    .counters = async_counters,
+    .flush_polled = async_flush_polled,
+};
+
+#endif

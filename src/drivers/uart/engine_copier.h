@@ -1,0 +1,37 @@
+/* The copier engine's ops table (engine_copier.c), the tty core's
+ * `uart_engine` in a copier image (UART_ENGINE_HEADER): static const, so
+ * the core's calls through it are direct. It takes RX itself (rx_irq:
+ * its RX copier task) and charges its work to eight CPU phases. */
+#ifndef ENGINE_COPIER_H
+#define ENGINE_COPIER_H
+
+#define COPIER_PHASES 8U
+extern const char *const copier_phase_names[COPIER_PHASES];
+
+void copier_init(struct uart_port *p);
+size_t copier_write(struct uart_port *p, const uint8_t *buf, size_t n, bool nonblock);
+void copier_tx_irq(struct uart_port *p, enum uart_cause c);
+void copier_rx_irq(struct uart_port *p);
+int copier_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *at_ns);
+size_t copier_queued(const struct uart_port *p);
+void copier_counters(const struct uart_port *p, struct uart_counters *out);
+void copier_flush_polled(struct uart_port *p);
+uint64_t copier_phase_instret(const struct uart_port *p, unsigned i);
+
+static const struct uart_engine uart_engine = {
+    .name = "copier",
+    .flags = ENGINE_COUNTERS,
+    .init = copier_init,
+    .write = copier_write,
+    .tx_irq = copier_tx_irq,
+    .rx_irq = copier_rx_irq,
+    .drain = copier_drain,
+    .queued = copier_queued,
+    .counters = copier_counters,
+    .flush_polled = copier_flush_polled,
+    .n_phases = COPIER_PHASES,
+    .phase_names = copier_phase_names,
+    .phase_instret = copier_phase_instret,
+};
+
+#endif
