@@ -36,20 +36,12 @@
 #define THRE_CHUNK  4U
 #define DRAIN_BYTES 256U
 #define RX_LOG_MAX  4096U
-#define PHASE_NS    3000000000ULL        /* a phase's watchdog, virtual ns */
 #define TAG(h)      ((uint8_t)('A' + (h)))
 #define SEED(h)     (50U + (h))
 #define U(x)        ((unsigned long long)(x))
 #define QUIESCE_POLL_NS 100000ULL        /* between two looks at the model's timers */
 
 struct s50_run s50;
-/* A task and stack per phase and hart, never reused: a task that has
- * finished may still have a wake on its way from another hart (a waker
- * that took it off a wait queue just before it returned), and a task
- * struct set up again while that wake is queued would be corrupted. */
-static struct task tasks[S50_PHASES][HARTS_MAX];
-static uint64_t stacks[S50_PHASES][HARTS_MAX][S50_STACK_WORDS];
-static unsigned phase;
 static uint8_t rx_log[RX_LOG_MAX];       /* what came back, in arrival order */
 static uint32_t rx_len;
 static struct spinlock log_lock;         /* a read and its append, together */
@@ -197,30 +189,6 @@ static bool loopback_phase(const char *name, unsigned ch, unsigned n, bool with_
     return ok;
 }
 
-/* Section task: the next phase's tasks, entry(h) on harts first.. (the
- * harts below count as done: the section task does their part). */
-static void phase_start(const char *name, void (*entry)(void *), unsigned first)
-{
-    memset(s50.hart, 0, sizeof s50.hart);
-    s50.done = first;
-    s50.deadline = clock_now_ns() + PHASE_NS;
-    for (unsigned h = first; h < s50.nharts; h++)
-        task_spawn_on(h, &tasks[phase][h], name, entry, (void *)(uintptr_t)h,
-                      stacks[phase][h], S50_STACK_WORDS);
-    phase++;
-}
-
-/* Section task: until the phase's tasks are done, or its watchdog (false;
- * they may live on: s50.stuck). */
-static bool phase_wait(void)
-{
-    while (__atomic_load_n(&s50.done, __ATOMIC_ACQUIRE) < s50.nharts)
-        if (sched_block_until(s50.deadline) == -ETIMEDOUT &&
-            __atomic_load_n(&s50.done, __ATOMIC_ACQUIRE) < s50.nharts)
-            return !(s50.stuck = true);
-    return true;
-}
-
 /* Drainer task on hart h >= 1 (drain phase): wait for hart 0's payload to
  * be queued, tcdrain it, check that nothing is pending and that the
  * payload's line time has passed. */
@@ -250,11 +218,11 @@ static bool drain_phase(void)
     drain_go = 0, drain_bad = 0;
     drain_line_ns = bench.line_timed ? bench_line_ns(DRAIN_BYTES) : 0;   /* instant: none */
     bench_payload_begin("s50-drain");
-    phase_start("s50-drainer", drainer, 1);   /* hart 0's part is this task's */
+    s50_phase_start("s50-drainer", drainer, 1);   /* hart 0's part is this task's */
     drain_t0 = clock_now_ns();
     ssize_t k = write(bench.fd, pl, DRAIN_BYTES);
     __atomic_store_n(&drain_go, 1, __ATOMIC_RELEASE);
-    bool ran = phase_wait();
+    bool ran = s50_phase_wait();
     bench_payload_end("s50-drain", DRAIN_BYTES, crc32_update(0, pl, DRAIN_BYTES));
     bool ok = ran && k == DRAIN_BYTES && !drain_bad;
     printf("  diag=s50-drain status=%s bytes=%u drainers=%u bad_drains=%u line_ns=%llu "
@@ -262,48 +230,6 @@ static bool drain_phase(void)
            U(drain_line_ns), !ran);
     s50_print_harts("drain");
     return ok;
-}
-
-/* Section task: start a phase on every hart, wait for it (see s50_smp.h). */
-bool s50_run_phase(const char *name, void (*entry)(void *))
-{
-    phase_start(name, entry, 0);
-    return phase_wait();
-}
-
-/* A phase task on hart h: with a seed, yield where the hart's own
- * xorshift says (about one call in three). */
-void s50_maybe_yield(unsigned h)
-{
-    static uint32_t state[HARTS_MAX];
-    if (!s50.yield_seed)
-        return;
-    uint32_t x = state[h] ? state[h] : s50.yield_seed * 2654435761U + h + 1;
-    x ^= x << 13, x ^= x >> 17, x ^= x << 5;
-    state[h] = x;
-    for (unsigned k = x % 3 == 0 ? 1 + (x >> 8) % 3 : 0; k; k--) {
-        s50.hart[h].yields++;
-        sched_yield();
-    }
-}
-
-/* A phase task, at its end. */
-void s50_task_done(void)
-{
-    __atomic_fetch_add(&s50.done, 1, __ATOMIC_ACQ_REL);
-    waker_wake(&s50.main);
-}
-
-/* Section task: what each hart did in the phase. */
-void s50_print_harts(const char *phase)
-{
-    for (unsigned h = 0; h < s50.nharts; h++) {
-        struct s50_hart *x = &s50.hart[h];
-        printf("  diag=s50-hart phase=%s hart=%u writes=%llu bytes=%llu drains=%llu "
-               "drain_errors=%llu reads=%llu read_bytes=%llu yields=%llu\n", phase, h,
-               U(x->writes), U(x->bytes), U(x->drains), U(x->drain_errors), U(x->reads),
-               U(x->read_bytes), U(x->yields));
-    }
 }
 
 /* The quiesce phase's task on hart h >= 1: the model's timers on it off
@@ -329,8 +255,8 @@ static bool unshare(void)
     quiesce_bad = 0;
     bool ok = !s50.stuck;
     if (ok) {
-        phase_start("s50-quiesce", quiescer, 1);
-        ok = phase_wait() && quiesce_bad == 0;
+        s50_phase_start("s50-quiesce", quiescer, 1);
+        ok = s50_phase_wait() && quiesce_bad == 0;
     }
     if (ok)
         harts_share(false);
@@ -370,7 +296,7 @@ enum bench_status s50_smp(void)
     printf("  diag=s50-harts harts=%u platform_harts=%u\n", s50.nharts, harts_count());
     if (s50.nharts < 2)
         return bench_skip("one-hart");
-    phase = 0;
+    s50.phase = 0;
     s50.stuck = false;
     s50.main = waker_current();
     s50.yield_seed = bootarg("s50_yield_seed", arg, sizeof arg) ? (uint32_t)atoi(arg) : 0;

@@ -1,5 +1,6 @@
 /* S50's parts (s50_smp.c: the section, its tasks and the TX phases;
- * s50_rx.c: the RX phase): what they share. */
+ * s50_rx.c: the RX phase; s50_tasks.c: the tasks' shared steps): what
+ * they share. */
 #ifndef S50_SMP_H
 #define S50_SMP_H
 
@@ -25,12 +26,20 @@ struct s50_run {
     uint32_t yield_seed;           /* boot argument s50_yield_seed= (0: no extra yields) */
     uint64_t deadline;             /* the phase's watchdog (virtual ns) */
     bool stuck;                    /* a phase's watchdog passed: its tasks may live on */
+    unsigned phase;                /* phases begun (a task and stack each per hart) */
 };
 extern struct s50_run s50;
 
 /* Section task: start entry(arg h) on every online hart h and wait until
- * each has returned or the phase's watchdog passes; false on the watchdog. */
+ * each has returned or the phase's watchdog passes; false on the watchdog
+ * (s50_tasks.c, as the five below). */
 bool s50_run_phase(const char *name, void (*entry)(void *));
+/* Section task: the next phase's tasks, entry(h) on harts first.. (the
+ * harts below count as done: the section task does their part). */
+void s50_phase_start(const char *name, void (*entry)(void *), unsigned first);
+/* Section task: until the phase's tasks are done, or its watchdog (false;
+ * they may live on: s50.stuck). */
+bool s50_phase_wait(void);
 /* A phase task on hart h: maybe yield here (the seeded stress schedule). */
 void s50_maybe_yield(unsigned h);
 /* A phase task, at its end: count itself done, wake the section. */

@@ -53,8 +53,13 @@ static inline unsigned hart_self(void)
     return hart_self_index;
 }
 
+extern unsigned long hart_ids[HARTS_MAX];     /* platform ids by index (harts_init) */
+
 /* Any context: the platform's id of hart index h (PLIC context, SBI). */
-unsigned long hart_platform_id(unsigned h);
+static inline unsigned long hart_platform_id(unsigned h)
+{
+    return hart_ids[h];
+}
 
 #if defined(__riscv) && !defined(HOST_TEST)
 extern volatile uint8_t harts_many_flag;   /* harts_many's answer */

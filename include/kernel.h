@@ -10,14 +10,24 @@
 /* Exit status of a run that panicked (a section count never gets here). */
 #define EXIT_PANIC 100
 
-/* Any context: flush the UART, end the run with status code. */
+/* Any context: flush the UART, end the run with status code (exit.c:
+ * from a task with interrupts on, the at-exit hook and a bounded drain
+ * first; then power_off). */
 _Noreturn void kernel_exit(int code);
+/* Any context, interrupts masked on return (panic, kernel_exit): the
+ * console's queue flushed polled and its last stop bit out (bounded),
+ * then the status to QEMU's finisher or SBI system reset, else park
+ * (power.c). Calls nothing that sleeps. */
+_Noreturn void power_off(int code);
 
 /* Any context (interrupts masked on return): print msg through the polled
  * path, then exit with EXIT_PANIC. */
 _Noreturn void panic(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Trap entry: report an unexpected trap with its frame and exit. */
 _Noreturn void panic_trap(const struct trap_frame *f, const char *what);
+/* Boot, hart 0 (the scheduler's init): what names the running task in a
+ * panic report (sched_current_name; until then "boot"). */
+void panic_task_name_from(const char *(*name)(void));
 
 /* The line the emulator's 16550 keeps (QEMU virt with the project's
  * patches: the device tree's /soc/serial@ and /soc/serial-far-end@); zero

@@ -184,7 +184,7 @@ void posix_io_fault_write(int after, int err);
 void posix_console_out(const char *s, size_t n);
 
 /* Internal to src/io (posix.c, posix_tty.c, onlcr.c), not for callers;
- * both with the writer turn held (uart_be_turn_take). */
+ * the two puts with the writer turn held (uart_be_turn_take). */
 ssize_t posix_be_put(const void *p, size_t n, bool nonblock);
 ssize_t posix_out_onlcr(const struct iovec *iov, int cnt, bool nonblock);
 void posix_onlcr_reset(void);
@@ -192,7 +192,7 @@ bool posix_fd_valid(int fd);
 void posix_fd_set_nonblock(int fd, bool on);
 void posix_files_init(void);
 bool posix_tty_onlcr(void);
-extern int posix_fault_after;    /* >= 0: the write fault is armed */
-bool posix_fault_write_due(int *err);
+tcflag_t posix_oflag(void);
+void posix_oflag_set(tcflag_t f);
 
 #endif

@@ -49,8 +49,10 @@ struct cpu_acct *trap_dispatch(struct trap_frame *f);
  * a handler may redirect its epc. */
 struct trap_frame *trap_interrupted_frame(void);
 
-/* Boot, task context: install the trap vector. */
-void trap_init(void);
+/* Boot of each hart, task context: install the trap vector; timer is the
+ * timer interrupt's handler (the kernel's timer_isr: the arch calls
+ * nothing above it by name), the same on every hart. */
+void trap_init(void (*timer)(void));
 #endif
 
 #endif

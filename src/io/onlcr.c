@@ -8,11 +8,31 @@
 /* An inserted '\r' went out without its '\n' (a write was cut between);
  * the device's state, read and changed by the writer turn's holder. */
 static bool cr_sent;
+static tcflag_t oflag;            /* the device's termios c_oflag, 0 at boot */
 
 /* Boot or host test (posix_files_init): no '\r' pending. */
 void posix_onlcr_reset(void)
 {
     cr_sent = false;
+}
+
+/* Any task (tcgetattr): the device's output flags. */
+tcflag_t posix_oflag(void)
+{
+    return oflag;
+}
+
+/* Any task (tcsetattr, posix_io_init): set them; the caller checked the
+ * flags (OPOST and ONLCR only). */
+void posix_oflag_set(tcflag_t f)
+{
+    oflag = f;
+}
+
+/* Any task (write path): is '\n' -> "\r\n" on? (ONLCR needs OPOST.) */
+bool posix_tty_onlcr(void)
+{
+    return (oflag & (OPOST | ONLCR)) == (OPOST | ONLCR);
 }
 
 /* Any context: translate user bytes src[0..n) into dst (room for cap

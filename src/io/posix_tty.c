@@ -10,10 +10,7 @@
 #define OFLAG_OK      (OPOST | ONLCR)
 #define FLUSH_SCRATCH 64          /* TCSAFLUSH: bytes discarded per read */
 
-static tcflag_t tty_oflag;        /* c_oflag of the device, 0 at boot */
 static struct posix_io_stats stats;
-int posix_fault_after = -1;       /* write calls left before the injected failure */
-static int fault_err;
 
 /* Any task: set errno, return -1. */
 static int fail(int err)
@@ -26,39 +23,14 @@ static int fail(int err)
 void posix_io_init(void)
 {
     posix_files_init();
-    tty_oflag = 0;
+    posix_oflag_set(0);
     memset(&stats, 0, sizeof stats);
-    posix_fault_after = -1;
-}
-
-/* Any task (test hook): arm or (after < 0) disarm the write fault. */
-void posix_io_fault_write(int after, int err)
-{
-    posix_fault_after = after;
-    fault_err = err;
-}
-
-/* Any task (write, writev, after their argument checks, when armed):
- * whether this call is the one the fault fails; *err its errno (0: no
- * progress). */
-bool posix_fault_write_due(int *err)
-{
-    if (posix_fault_after-- > 0)
-        return false;
-    *err = fault_err;
-    return true;
 }
 
 /* Any task: copy of the statistics. */
 void posix_io_get_stats(struct posix_io_stats *out)
 {
     *out = stats;
-}
-
-/* Any task (write path): is '\n' -> "\r\n" on? (ONLCR needs OPOST.) */
-bool posix_tty_onlcr(void)
-{
-    return (tty_oflag & (OPOST | ONLCR)) == (OPOST | ONLCR);
 }
 
 /* Any task (tcdrain, TCSBRK, tcsetattr): wait until the wire is idle;
@@ -97,7 +69,7 @@ int POSIX_NAME(tcgetattr)(int fd, struct termios *t)
     if (!t)
         return fail(EFAULT);
     memset(t, 0, sizeof *t);
-    t->c_oflag = tty_oflag;
+    t->c_oflag = posix_oflag();
     return 0;
 }
 
@@ -120,7 +92,7 @@ int POSIX_NAME(tcsetattr)(int fd, int actions, const struct termios *t)
         if (actions == TCSAFLUSH)
             tty_discard_input();
     }
-    tty_oflag = t->c_oflag;
+    posix_oflag_set(t->c_oflag);
     return 0;
 }
 

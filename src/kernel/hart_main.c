@@ -20,12 +20,12 @@ void hart_main(unsigned index)
                                                   "hart4", "hart5", "hart6", "hart7" };
     hart_self_index = index;
     cpu_acct_early_init();
-    trap_init();
+    trap_init(timer_isr);
     sched_hart_init(harts_stack_bottom(index), names[index]);
     cpu_acct_hart_init();
     timer_init();
     plic_hart_init();
-    ipi_init();
+    ipi_init(sched_ipi);
     harts_arrived();
     irq_enable();
     for (;;)

@@ -42,7 +42,7 @@ void kmain(unsigned long hartid, const void *fdt)
 {
     cpu_acct_early_init();
     board_early_init();
-    trap_init();
+    trap_init(timer_isr);
     harts_init(hartid);
     bootargs_init(board.has_fdt ? fdt : 0);
     uart = board.uart;
@@ -56,7 +56,7 @@ void kmain(unsigned long hartid, const void *fdt)
     clock_sim_free_init(board.qemu && cpu_instret_exact && oppoint_clock_free());
     timer_init();
     plic_init();
-    ipi_init();
+    ipi_init(sched_ipi);
     ctx.peer = oppoint_peer();
     boot_hooks_run(BOOT_MODEL, &ctx);
     irq_enable();

@@ -8,7 +8,8 @@
 #include "console.h"
 #include "csr.h"
 #include "kernel.h"
-#include "scheduler.h"
+
+static const char *(*task_name)(void);   /* panic_task_name_from's */
 
 static const char *const reg_names[32] = {
     "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0",
@@ -42,6 +43,18 @@ static void panic_printf(const char *fmt, ...)
     panic_puts(buf);
 }
 
+/* Boot (sched_init): the running task's name from now on. */
+void panic_task_name_from(const char *(*name)(void))
+{
+    task_name = name;
+}
+
+/* Panic path: the running task's name, as the scheduler says. */
+static const char *panic_task(void)
+{
+    return task_name ? task_name() : "boot";
+}
+
 /* Any context: report and exit. */
 void panic(const char *fmt, ...)
 {
@@ -52,8 +65,8 @@ void panic(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    panic_printf("\nPANIC: %s\n  task=%s\n", buf, sched_current_name());
-    kernel_exit(EXIT_PANIC);
+    panic_printf("\nPANIC: %s\n  task=%s\n", buf, panic_task());
+    power_off(EXIT_PANIC);
 }
 
 /* Trap entry, interrupts masked: unexpected exception or interrupt. */
@@ -71,7 +84,7 @@ void panic_trap(const struct trap_frame *f, const char *what)
         panic_printf("  epc=0x%016lx tval=0x%016lx status=0x%016lx priv=%s\n",
                      (unsigned long)f->epc, (unsigned long)f->tval,
                      (unsigned long)f->status, PRIV_NAME);
-    panic_printf("  task=%s\n", sched_current_name());
+    panic_printf("  task=%s\n", panic_task());
     for (int i = 1; i < 32; i++) {
         if (trap_frame_has(f, i))
             panic_printf("  %-4s=0x%016lx%s", reg_names[i], (unsigned long)f->x[i],
@@ -80,5 +93,5 @@ void panic_trap(const struct trap_frame *f, const char *what)
             panic_printf("  %-4s=(not saved)       %s", reg_names[i], (i % 4 == 3) ? "\n" : "");
     }
     panic_puts("\n");
-    kernel_exit(EXIT_PANIC);
+    power_off(EXIT_PANIC);
 }

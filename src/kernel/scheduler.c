@@ -1,7 +1,8 @@
 /* Cooperative scheduler, one per hart: a FIFO run queue of the hart's
  * own tasks, wakers, race-free idle. Only its hart touches a run queue
  * (with interrupts masked, no lock): a task of another hart is woken
- * through that hart's inbox and an IPI (sched_smp.c). */
+ * through that hart's inbox and an IPI (sched_inbox.c). */
+#include <errno.h>
 #include "cpu_acct.h"
 #include "csr.h"
 #include "harts.h"
@@ -64,6 +65,7 @@ void sched_hart_init(void *boot_stack_lo, const char *name)
 void sched_init(void *boot_stack_lo)
 {
     sched_hart_init(boot_stack_lo, "main");
+    panic_task_name_from(sched_current_name);
 }
 
 /* Any context: report a broken stack guard and stop. */
@@ -219,7 +221,7 @@ void sched_wake_local(struct task *t)
 }
 
 /* Any context (task or ISR): a task of another hart goes through that
- * hart's inbox (sched_smp.c). */
+ * hart's inbox (sched_inbox.c). */
 void waker_wake(const struct waker *w)
 {
     struct task *t = w->task;
@@ -232,6 +234,37 @@ void waker_wake(const struct waker *w)
     unsigned long f = irq_save();
     sched_wake_local(t);
     irq_restore(f);
+}
+
+/* IPI handler (ipi_init's, kmain and hart_main), interrupts masked: every
+ * task in this hart's inbox to the run queue, oldest first. wake_pending
+ * is cleared after the task's link is read: a wake after that links it
+ * again. */
+void sched_ipi(void)
+{
+    struct task *t = sched_inbox_take();
+    while (t) {
+        struct task *next = t->wake_next;
+        __atomic_store_n(&t->wake_pending, 0, __ATOMIC_RELEASE);
+        sched_wake_local(t);
+        t = next;
+    }
+}
+
+/* Any task. */
+int task_spawn_on(unsigned h, struct task *t, const char *name, void (*entry)(void *),
+                  void *arg, uint64_t *stack, size_t words)
+{
+    if (h >= harts_online())
+        return -EINVAL;
+    if (h == hart_self()) {
+        task_spawn(t, name, entry, arg, stack, words);
+        return 0;
+    }
+    harts_share(true);                 /* before the task can run: its hart's calls lock */
+    sched_task_setup(t, name, entry, arg, stack, words, h);
+    sched_wake_remote(t);              /* READY and not queued: hart h queues it */
+    return 0;
 }
 
 /* Any context. */

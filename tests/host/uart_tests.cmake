@@ -137,6 +137,16 @@ foreach(lower IN LISTS UART_LOWERS)
     target_link_options(test_${_name}_${lower} PRIVATE -Wl,--wrap=ring_push)
   endforeach()
 
+  # Per-port engine state: a second port beside the console's
+  # (UART_PORTS=2), each design with state.
+  foreach(engine async copier)
+    string(TOUPPER ${engine} _en)
+    uart_test(uart_ports_${engine} ${lower} ENGINE ${engine} ${UART_TESTS_DIR}/test_uart_ports.c
+              ${UART_TESTS_DIR}/test_uart_async_util.c ${UART_${_en}} ${UART_FAKES_OBJ})
+    target_compile_definitions(test_uart_ports_${engine}_${lower} PRIVATE UART_PORTS=2U
+                               TEST_ENGINE="${engine}")
+  endforeach()
+
   # Two writers and two drainers as tasks (fake_tasks.c): records whole
   # and in order, no lost wake-up, counters that add up; with the default
   # ring and with a 256-byte one (writers block on a full ring).

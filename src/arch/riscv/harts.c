@@ -29,7 +29,7 @@ extern char __tls_base[], __tls_size[];                             /* sections.
 HART_LOCAL unsigned hart_self_index;
 uintptr_t harts_tp[HARTS_MAX];
 uintptr_t harts_sp[HARTS_MAX];
-static unsigned long hart_ids[HARTS_MAX];
+unsigned long hart_ids[HARTS_MAX];        /* harts.h: hart_platform_id */
 static volatile uint32_t online = 1;
 volatile uint8_t harts_many_flag;       /* harts.h: harts_many (a byte: one load, one branch) */
 static unsigned moved_in;   /* S-mode: harts HSM started (they arrive later) */
@@ -128,12 +128,6 @@ void harts_arrived(void)
 unsigned long harts_boot_id(void)
 {
     return hart_ids[0];
-}
-
-/* Any context: the platform's id of hart index h. */
-unsigned long hart_platform_id(unsigned h)
-{
-    return hart_ids[h];
 }
 
 /* Any task (the manifest): the harts the platform started, the boot hart

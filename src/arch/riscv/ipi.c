@@ -6,9 +6,9 @@
 #include "ipi.h"
 #include "mmio.h"
 #include "sbi.h"
-#include "scheduler.h"
 
 static uint64_t sent[HARTS_MAX], taken[HARTS_MAX];
+static void (*on_ipi)(void);          /* ipi_init's handler */
 
 /* ipi_init, ipi_isr, interrupts masked: this hart's IPI no longer pending. */
 static void ipi_clear(void)
@@ -20,9 +20,11 @@ static void ipi_clear(void)
 #endif
 }
 
-/* Boot of each hart, interrupts masked. */
-void ipi_init(void)
+/* Boot of each hart, interrupts masked (the same handler on each: a
+ * relaxed store, the boot hart's trap dispatch may load it). */
+void ipi_init(void (*handler)(void))
 {
+    __atomic_store_n(&on_ipi, handler, __ATOMIC_RELAXED);
     ipi_clear();
     csr_set(CSR_XIE, 1UL << IRQ_XSOFT);
 }
@@ -61,7 +63,7 @@ void ipi_isr(void)
     ipi_clear();
     taken[hart_self()]++;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    sched_ipi();
+    __atomic_load_n(&on_ipi, __ATOMIC_RELAXED)();
 }
 
 /* Any context. */

@@ -9,12 +9,12 @@
 #include "ipi.h"
 #include "kernel.h"
 #include "plic.h"
-#include "timer.h"
 #include "trap.h"
 
 void trap_entry(void);
 
 static HART_LOCAL struct trap_frame *irq_frame;   /* frame of the interrupt being handled */
+static void (*on_timer)(void);                    /* trap_init's timer handler */
 
 /* Interrupt handlers: the interrupted context's frame (NULL elsewhere). */
 struct trap_frame *trap_interrupted_frame(void)
@@ -22,9 +22,12 @@ struct trap_frame *trap_interrupted_frame(void)
     return irq_frame;
 }
 
-/* Boot of each hart: direct-mode vector for every trap. */
-void trap_init(void)
+/* Boot of each hart: direct-mode vector for every trap, the timer
+ * interrupt's handler (the same on each: a relaxed store, another hart's
+ * dispatch may load it). */
+void trap_init(void (*timer)(void))
 {
+    __atomic_store_n(&on_timer, timer, __ATOMIC_RELAXED);
     csr_write(CSR_XTVEC, (unsigned long)trap_entry);
 }
 
@@ -39,7 +42,7 @@ struct cpu_acct *trap_dispatch(struct trap_frame *f)
     irq_frame = f;
     switch (f->cause & ~CAUSE_INTERRUPT_BIT) {
     case IRQ_XTIMER:
-        timer_isr();
+        __atomic_load_n(&on_timer, __ATOMIC_RELAXED)();
         break;
     case IRQ_XEXT:
         plic_isr();

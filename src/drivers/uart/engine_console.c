@@ -13,7 +13,7 @@ const char uart_be_name[] = "console";
 
 /* Boot task: no state, no TX ring (the port's stays empty), no TX
  * interrupt. */
-void console_init(struct uart_port *p)
+void polling_init(struct uart_port *p)
 {
     p->eng = NULL;
 }
@@ -21,7 +21,7 @@ void console_init(struct uart_port *p)
 /* Task, any hart, holding the writer turn: every byte out before
  * returning (non-blocking changes nothing: a polled console has no
  * queue to be full). */
-size_t console_write(struct uart_port *p, const uint8_t *buf, size_t n, bool nonblock)
+size_t polling_write(struct uart_port *p, const uint8_t *buf, size_t n, bool nonblock)
 {
     (void)nonblock;
     for (size_t i = 0; i < n; i++) {
@@ -34,7 +34,7 @@ size_t console_write(struct uart_port *p, const uint8_t *buf, size_t n, bool non
 }
 
 /* Never: the console asks for no TX interrupt. */
-void console_tx_irq(struct uart_port *p, enum uart_cause c)
+void polling_tx_irq(struct uart_port *p, enum uart_cause c)
 {
     (void)p;
     (void)c;
@@ -43,7 +43,7 @@ void console_tx_irq(struct uart_port *p, enum uart_cause c)
 /* Task, any hart: spin until the transmitter is idle, up to the deadline
  * (another hart's bytes may keep it busy: the deadline's margin covers a
  * writer turn's worth of them). */
-int console_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *empty_ns)
+int polling_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *empty_ns)
 {
     while (!uart_lower.tx_empty(&p->hw))
         if (clock_now_ns() > deadline_ns)
@@ -52,21 +52,21 @@ int console_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *empty_ns)
 }
 
 /* Task: nothing is ever queued in software. */
-size_t console_queued(const struct uart_port *p)
+size_t polling_queued(const struct uart_port *p)
 {
     (void)p;
     return 0;
 }
 
 /* Never: no counters (ENGINE_COUNTERS clear). */
-void console_counters(const struct uart_port *p, struct uart_counters *out)
+void polling_counters(const struct uart_port *p, struct uart_counters *out)
 {
     (void)p;
     (void)out;
 }
 
 /* Any context: nothing is queued. */
-void console_flush_polled(struct uart_port *p)
+void polling_flush_polled(struct uart_port *p)
 {
     (void)p;
 }
