@@ -78,7 +78,7 @@ if(DEFINED BOARD_QEMU_MACHINE)
   if(BOARD STREQUAL "qemu-virt")
     add_custom_target(linux-compare
       COMMAND ${REPORT_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/compare --board ${BOARD} --wire device
-              --linux --no-starryos --reuse --out ${CMAKE_SOURCE_DIR}/build/linux-compare
+              --linux --no-starryos --also none --reuse --out ${CMAKE_SOURCE_DIR}/build/linux-compare
       DEPENDS qemu USES_TERMINAL
       COMMENT "qemu-virt without the wire model and the Linux peer on the emulator's line: build, boot, one report in build/linux-compare")
   endif()

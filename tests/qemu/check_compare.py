@@ -37,12 +37,21 @@ def main():
            "default: the line's default point, no Linux", out)
     expect(re.search(r"--baseline 'qemu-virt async' .*d1-async-q31\.log$", out, re.M),
            "default report: baseline async, the StarryOS D1 log last", out)
+    expect("build preset qemu-sifive-u-async\n" in out and re.search(
+        r"^compare: boot qemu-sifive-u-async: scripts/qemu-run --image-dir \S+/build/"
+        r"qemu-sifive-u-async --log \S+/run\.log$", out, re.M) and re.search(
+        r"--label 'qemu-virt copier' --label 'qemu-sifive-u async' --label 'StarryOS D1 async' "
+        r".*/qemu-virt-copier-nowire/run\.log \S+/qemu-sifive-u-async/run\.log \S+d1-async",
+        out, re.M), "default: the SiFive UART's async column after the designs", out)
+    status, out = plan("--also", "none")
+    expect(status == 0 and "sifive" not in out, "--also none: no other board's column", out)
 
     status, out = plan("--wire", "model")
     expect(status == 0, "--wire model: exit %d" % status, out)
     for b in BACKENDS:
         expect("build preset qemu-virt-%s\n" % b in out, "preset qemu-virt-%s" % b, out)
     expect("nowire" not in out, "--wire model: no -nowire", out)
+    expect("sifive" not in out, "--wire model: no other board's column", out)
     expect(re.search(r"--baseline 'qemu-virt async-model' .*d1-async-q31\.log$", out, re.M),
            "--wire model report: the model's baseline", out)
 
@@ -115,6 +124,14 @@ def main():
                         r"--linux: give --wire device \(the emulator's line"),
                        (("--board", "qemu-virt-m"), r"--board qemu-virt-m --wire device: no "
                         r"preset qemu-virt-m-async-nowire, .*give --wire model"),
+                       (("--also", "qemu-virt-async-nowire"), r"--also qemu-virt-async-"
+                        r"nowire: want an image preset of another QEMU board without the wire "
+                        r"model, such as qemu-sifive-u-async"),
+                       (("--also", "d1-async"), r"--also d1-async: want an image preset of "
+                        r"another QEMU board"),
+                       (("--wire", "model", "--also", "qemu-sifive-u-async"), r"--also "
+                        r"qemu-sifive-u-async: another board's column runs on its own line, "
+                        r"with --wire device only"),
                        (("--wire", "fast"), r"--wire: invalid choice: 'fast' \(choose from "
                         r"'device', 'model', 'instant', 'off'\)"),
                        (("--backends", "async,polled"), r"--backends polled: valid values: "
