@@ -192,7 +192,7 @@ void fk_task_spawn(const char *name, void (*entry)(void *), void *arg)
     spawn(NULL, name, entry, arg, false);
 }
 
-/* The driver (engine_init), boot task main: the kernel's task_spawn. The
+/* The driver (the engine's init), boot task main: the kernel's task_spawn. The
  * caller's stack is not used: host frames (ASan's above all) need more
  * than a target stack holds, so the task runs on a heap stack as the
  * test's do; it never ends, and fk_init forgets it. */

@@ -57,7 +57,7 @@ void ft_spawn(unsigned h, const char *name, void (*entry)(void *), void *arg)
     task_new(NULL, h, name, entry, arg, true);
 }
 
-/* The driver (engine_init: the copier's tasks), boot task: a task of the
+/* The driver (the engine's init: the copier's tasks), boot task: a task of the
  * spawner's hart that never ends. */
 void task_spawn(struct task *t, const char *name, void (*entry)(void *), void *arg,
                 uint64_t *stack, size_t words)

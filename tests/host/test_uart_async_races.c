@@ -29,7 +29,7 @@
 uint32_t __real_ring_push(struct ring *r, const void *src, uint32_t n);
 uint32_t __real_ring_pop(struct ring *r, void *dst, uint32_t n);
 
-/* The driver (engine_write's push, task; the RX path, ISR), instead of
+/* The driver (the engine's write's push, task; the RX path, ISR), instead of
  * ring_push: an interrupt point on either side of the real call. */
 uint32_t __wrap_ring_push(struct ring *r, const void *src, uint32_t n)
 {

@@ -138,8 +138,8 @@ static inline void port_ctr_add(uint64_t *ctr, uint64_t n)
     __atomic_fetch_add(ctr, n, __ATOMIC_RELAXED);
 }
 
-/* The writer turn's holder (engine_write), after the push: k more bytes
- * taken, counted and in tx_in (its one writer; drainers on other harts
+/* The writer turn's holder (the engine's write), after the push: k more
+ * bytes taken, counted and in tx_in (its one writer; drainers on other harts
  * load it: port_tx_in). */
 static inline void port_took(struct uart_port *p, uint64_t k)
 {
