@@ -25,6 +25,10 @@ _Noreturn void power_off(int code);
 _Noreturn void panic(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Trap entry: report an unexpected trap with its frame and exit. */
 _Noreturn void panic_trap(const struct trap_frame *f, const char *what);
+/* Boot, before kmain injects the boot argument's fault (the UART driver's
+ * BOOT_MODEL hook): what injects a line fault (fault=temt-stuck) where the
+ * line is modelled: 0 when it did, else -1 (src/kernel/fault.c). */
+void fault_line_injector(int (*inject)(const char *kind));
 /* Boot, hart 0 (the scheduler's init): what names the running task in a
  * panic report (sched_current_name; until then "boot"). */
 void panic_task_name_from(const char *(*name)(void));

@@ -8,10 +8,17 @@
 #include <stdio.h>
 #include <string.h>
 #include "kernel.h"
-#include "wire_model.h"
 
 /* An address no board maps (64 GiB): loads and stores there fault. */
 #define FAULT_UNMAPPED_ADDR 0x1000000000UL
+
+static int (*line_inject)(const char *kind);   /* fault_line_injector's */
+
+/* Boot (the UART driver's model hook, before kmain injects). */
+void fault_line_injector(int (*inject)(const char *kind))
+{
+    line_inject = inject;
+}
 
 /* Boot, task context: trigger the fault named in the boot arguments. */
 void fault_inject_from_bootargs(void)
@@ -21,7 +28,7 @@ void fault_inject_from_bootargs(void)
     if (!bootarg("fault", kind, sizeof kind))
         return;
     if (strcmp(kind, "temt-stuck") == 0) {
-        if (wire_model_fault(WIRE_FAULT_TEMT_STUCK))
+        if (!line_inject || line_inject(kind))
             panic("boot argument fault=temt-stuck: the fault is injected on the modelled "
                   "line, and this image has none (WIRE_BAUD=0; build with WIRE_BAUD=115200)");
         printf("fault_inject=%s line=modelled\n", kind);
