@@ -9,6 +9,7 @@ int selftest_sleep_order(void);      /* sleepers wake in deadline order */
 int selftest_stack_overflow(void);   /* a broken stack guard panics (never returns) */
 int selftest_wakers(void);           /* repeated wakes enqueue once */
 int selftest_busy_irq(void);         /* interrupts in a busy loop, errno kept */
+/* The application's (bench/): they drive the driver and the POSIX layer. */
 int selftest_acct(void);             /* CPU accounting exact to the instruction */
 int selftest_posix(void);            /* POSIX error cases */
 int selftest_smp(void);              /* tasks on every hart: lock, IPI wakes, accounts */
