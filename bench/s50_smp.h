@@ -1,6 +1,6 @@
-/* S50's parts (s50_smp.c: the section, its tasks and the TX phases;
- * s50_rx.c: the RX phase; s50_tasks.c: the tasks' shared steps): what
- * they share. */
+/* S50's parts (s50_smp.c: the section and the TX phases; s50_rx.c: the
+ * RX phase; s50_tasks.c: the phases' tasks, started and waited for, and
+ * their shared steps): what they share. */
 #ifndef S50_SMP_H
 #define S50_SMP_H
 

@@ -19,6 +19,7 @@
  * struct set up again while that wake is queued would be corrupted. */
 static struct task tasks[S50_PHASES][HARTS_MAX];
 static uint64_t stacks[S50_PHASES][HARTS_MAX][S50_STACK_WORDS];
+
 /* Section task: the next phase's tasks, entry(h) on harts first.. (the
  * harts below count as done: the section task does their part). */
 void s50_phase_start(const char *name, void (*entry)(void *), unsigned first)
@@ -61,7 +62,6 @@ void s50_print_harts(const char *phase)
                U(x->read_bytes), U(x->yields));
     }
 }
-
 
 /* A phase task on hart h: with a seed, yield where the hart's own
  * xorshift says (about one call in three). */

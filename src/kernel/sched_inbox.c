@@ -3,11 +3,11 @@
  * links the task (once: wake_pending, until the owner takes it), then
  * sends the owner an IPI; the owner's IPI handler (sched_ipi, scheduler.c)
  * takes the whole list and queues each task on its own run queue, as a
- * local wake would. The run
- * queues stay the business of their hart alone, so the single-hart path
- * takes no lock; a task never moves between harts, so it never runs on
- * two at once (no hand-over of a task whose context is still being
- * saved). The inbox lock is a leaf: nothing is taken under it. */
+ * local wake would. The run queues stay the business of their hart
+ * alone, so the single-hart path takes no lock; a task never moves
+ * between harts, so it never runs on two at once (no hand-over of a task
+ * whose context is still being saved). The inbox lock is a leaf: nothing
+ * is taken under it. */
 #include "harts.h"
 #include "ipi.h"
 #include "sched_priv.h"

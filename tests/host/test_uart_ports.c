@@ -32,6 +32,11 @@ int main(void)
     write_all(a, sizeof a);                  /* port 0: more than the FIFO takes */
     CHECK_EQ(uart_engine.queued(&p1), 0);
     CHECK_EQ(p1.ctr.user_acc, 0);
+    struct uart_counters c1 = p1.ctr;        /* port 1's engine state: idle */
+    uart_engine.counters(&p1, &c1);
+    CHECK(!c1.copier_active && c1.staged_bytes == 0 && c1.ring_empty);
+    struct uart_counters c0 = counters();    /* port 0's: busy with its bytes */
+    CHECK(c0.copier_active || c0.staged_bytes > 0 || !c0.ring_empty);
     drain_checked("port 0");
 
     size_t k = uart_engine.write(&p1, b, sizeof b, true);   /* port 1: the FIFO is empty */
@@ -42,5 +47,6 @@ int main(void)
     CHECK_EQ(uart_engine.queued(&uart_port), 0);
     fk_idle_until(fu_now() + 10 * (sizeof b + 1) * char_ns());
     check_output("ports");
+    check_failures += uart_async_util_failures();   /* (the helpers' own checks) */
     return check_exit(LOWER_SUITE("uart_ports_" TEST_ENGINE));
 }

@@ -4,13 +4,17 @@ S21 (the third of its 10 at quick scale) runs through the POSIX layer,
 the tty core, the async engine, the 16550's lower half and the register
 seam, the trap entry, the PLIC and the TX interrupt's refill, the timer
 queue and the scheduler; each is listed, the caller (bench/) apart, and
-the count line adds up."""
+no more files and instructions than measured, with a little room."""
 import os
 import re
 import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# The path's size as measured (docs/architecture.md: 28 files, 3,500
+# instructions), with room for small changes: a path that grows past
+# these, or a count that runs past the blocks' ends, fails.
+MAX_FILES, MAX_INSNS = 32, 5000
 WANT = ("src/io/posix.c", "src/drivers/uart/tty.c", "src/drivers/uart/engine_async.c",
         "src/drivers/uart/lower_16550.h", "include/uart_regs.h", "src/arch/riscv/trap.S",
         "src/arch/riscv/plic.c", "src/kernel/timer.c", "src/kernel/scheduler.c")
@@ -28,6 +32,11 @@ def main():
                   out, re.M)
     if not m or int(m.group(1)) + int(m.group(2)) != int(m.group(3)):
         sys.exit("FAIL: no files line that adds up\n" + out)
+    if int(m.group(3)) > MAX_FILES:
+        sys.exit("FAIL: %s files on the path, more than %d\n%s" % (m.group(3), MAX_FILES, out))
+    n = re.search(r"translation blocks, (\d+) instructions$", out, re.M)
+    if not n or not 1000 <= int(n.group(1)) <= MAX_INSNS:
+        sys.exit("FAIL: the window's instructions not within 1000 to %d\n%s" % (MAX_INSNS, out))
     listed = re.findall(r"^\s+(\d+)\s+(\S+)", out, re.M)
     files = {f for _, f in listed}
     missing = [f for f in WANT if f not in files]

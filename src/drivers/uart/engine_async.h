@@ -13,7 +13,7 @@ void async_counters(const struct uart_port *p, struct uart_counters *out);
 void async_flush_polled(struct uart_port *p);
 
 static const struct uart_engine uart_engine = {
-    .name = "async",
+    .name = uart_be_name,
     .flags = ENGINE_COUNTERS,
     .init = async_init,
     .write = async_write,

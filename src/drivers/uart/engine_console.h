@@ -15,7 +15,7 @@ void polling_counters(const struct uart_port *p, struct uart_counters *out);
 void polling_flush_polled(struct uart_port *p);
 
 static const struct uart_engine uart_engine = {
-    .name = "console",
+    .name = uart_be_name,
     .flags = ENGINE_RX_POLLED,
     .init = polling_init,
     .write = polling_write,

@@ -19,7 +19,7 @@ void copier_flush_polled(struct uart_port *p);
 uint64_t copier_phase_instret(const struct uart_port *p, unsigned i);
 
 static const struct uart_engine uart_engine = {
-    .name = "copier",
+    .name = uart_be_name,
     .flags = ENGINE_COUNTERS,
     .init = copier_init,
     .write = copier_write,

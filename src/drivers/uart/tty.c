@@ -223,11 +223,13 @@ int uart_be_drain(void)
     return rc < 0 ? rc : 0;
 }
 
-/* Task: queued bytes plus those still in the hardware. */
+/* Task (the console sink's tx_pending too, from the bring-up on):
+ * queued bytes plus those still in the hardware; before uart_be_init the
+ * engine holds none. */
 size_t uart_be_tx_pending(void)
 {
     struct uart_port *p = &uart_port;
-    return uart_engine.queued(p) + uart_lower.tx_level(&p->hw);
+    return (p->up ? uart_engine.queued(p) : 0) + uart_lower.tx_level(&p->hw);
 }
 
 /* The console sink (any context, panic included): one byte, polled. */

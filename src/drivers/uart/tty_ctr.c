@@ -69,6 +69,8 @@ int uart_be_counters_reset(void)
 unsigned uart_be_phases(struct uart_phase *out, unsigned max)
 {
     unsigned n = uart_engine.n_phases < max ? uart_engine.n_phases : max;
+    if (!uart_port.up)
+        n = 0;                        /* (no engine state before uart_be_init) */
     unsigned long f = irq_save();
     for (unsigned i = 0; i < n; i++)
         out[i] = (struct uart_phase){ uart_engine.phase_names[i],

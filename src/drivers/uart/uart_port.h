@@ -5,7 +5,7 @@
  *   POSIX layer (src/io) -> uart_be_* (uart_backend.h)
  *   tty core, the upper half (tty.c, tty_rx.c, tty_ctr.c): rings, wait
  *       queues, counters, the tcdrain rule, the RX path, the interrupt's
- *       dispatch -> engine_* (below) and uart_lower
+ *       dispatch -> uart_engine's ops (below) and uart_lower
  *   TX engine, one file per design (engine_<BACKEND>.c, its ops table in
  *       engine_<BACKEND>.h): what differs between designs -> uart_lower
  *   lower half, one file per UART IP (uart_lower.h) -> the register seam
