@@ -20,9 +20,13 @@ set(UART_FAKES ${UART_TESTS_DIR}/fake_uart.c ${UART_TESTS_DIR}/fake_uart_fifo.c
 set(UART_CORE ${UART_DRV}/tty.c ${UART_DRV}/tty_rx.c ${UART_DRV}/tty_ctr.c
               ${UART_DRV}/uart_cfg.c ${SRC}/kernel/waitq.c ${SRC}/lib/ring.c
               ${SRC}/kernel/console.c)
-set(UART_ASYNC ${UART_CORE} ${UART_DRV}/engine_async.c)
-set(UART_CONSOLE ${UART_CORE} ${UART_DRV}/engine_console.c)
-set(UART_COPIER ${UART_CORE} ${UART_DRV}/engine_copier.c)
+# Each engine's files (the copier's RX copier task is a file of its own).
+set(UART_ENGINE_async ${UART_DRV}/engine_async.c)
+set(UART_ENGINE_console ${UART_DRV}/engine_console.c)
+set(UART_ENGINE_copier ${UART_DRV}/engine_copier.c ${UART_DRV}/engine_copier_rx.c)
+set(UART_ASYNC ${UART_CORE} ${UART_ENGINE_async})
+set(UART_CONSOLE ${UART_CORE} ${UART_ENGINE_console})
+set(UART_COPIER ${UART_CORE} ${UART_ENGINE_copier})
 
 # uart_lower_flags(TARGET LOWER): the flags of a driver built with the
 # lower half src/drivers/uart/lower_LOWER.h (and the fake's `dw` switch).
@@ -91,7 +95,7 @@ foreach(lower IN LISTS UART_LOWERS)
   foreach(engine async console copier)   # UART_ASYNC_OBJ, ...: the core's objects + an engine
     string(TOUPPER ${engine} _en)
     set(UART_${_en}_OBJ $<TARGET_OBJECTS:uart_core_${lower}_${engine}>
-        ${UART_DRV}/engine_${engine}.c)
+        ${UART_ENGINE_${engine}})
   endforeach()
   # The lower half alone: registers, quirks, polled output.
   uart_test(uart_lower ${lower} ${UART_TESTS_DIR}/test_uart_lower.c

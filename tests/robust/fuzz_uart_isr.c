@@ -95,10 +95,9 @@ void check_state(void)
 /* Each input, first: the driver's state as at boot (zeroed bss). */
 static void reset_driver(void)
 {
-    uart_port = (struct uart_port){ 0 };   /* (the RX budget is the port's too) */
-    async_ports[0].state = TX_OFF;         /* (async_init sets them again) */
-    async_ports[0].refill_wake = false;
-    async_ports[0].empty_ns = 0;
+    uart_port = (struct uart_port){ 0 };   /* (the RX budget and, through eng, the
+                                              engine's state are the port's: async_init
+                                              sets them) */
     armed_timer = 0;
 }
 

@@ -96,10 +96,20 @@ if(CMAKE_SCRIPT_MODE_FILE)
       # qemu-virt one (the file has nothing either configuration changes)
       # would give the same findings: analysed once, in qemu-virt.
       foreach(_f IN LISTS _files_${_cfg})
+        # A TX engine's files (engine_<name>.c, engine_<name>_*.c) with their
+        # own ops table, as their image builds them.
+        foreach(_pp qemu-virt d1 hosted)
+          set(_args_${_pp} ${_cfg_${_pp}})
+          get_filename_component(_name ${_f} NAME)
+          if(_name MATCHES "^engine_([a-z]+)")
+            list(TRANSFORM _args_${_pp} REPLACE "^-DUART_ENGINE_HEADER=.*$"
+                 "-DUART_ENGINE_HEADER=\"engine_${CMAKE_MATCH_1}.h\"")
+          endif()
+        endforeach()
         if(_cfg STREQUAL "d1")
           foreach(_pp qemu-virt d1)
             execute_process(
-              COMMAND ${STATIC_CLANG} -E ${_target_${_pp}} ${_cfg_${_pp}} ${_f}
+              COMMAND ${STATIC_CLANG} -E ${_target_${_pp}} ${_args_${_pp}} ${_f}
               OUTPUT_FILE ${OUT}/pp-${_pp}.i ERROR_QUIET RESULT_VARIABLE _pp_rc_${_pp})
           endforeach()
           execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${OUT}/pp-qemu-virt.i
@@ -113,7 +123,7 @@ if(CMAKE_SCRIPT_MODE_FILE)
           COMMAND ${STATIC_EXE} --quiet --config-file=${TIDY_CONFIG}
                   "--header-filter=^${SRC}/(include|src|bench|boards)/" ${_f}
                   -- ${_target_${_cfg}} -Wall -Wextra -Wno-unknown-attributes
-                  ${_cfg_${_cfg}}
+                  ${_args_${_cfg}}
           RESULT_VARIABLE _rc)
         if(NOT _rc EQUAL 0)
           file(RELATIVE_PATH _rel ${SRC} ${_f})

@@ -315,7 +315,7 @@ int async_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *fifo_empty_
             tx_enter(p, TX_ON);               /* ask for the FIFO-empty event */
         }
         if (in > target && used)
-            t->refill_wake = true;               /* count the bytes going in behind */
+            t->refill_wake = true;            /* count the bytes going in behind */
         port_unlock(p, f);
         struct drain_wait w = { p, in, out };
         if (waitq_wait(&p->drain, drain_woken, &w, deadline_ns) == -ETIMEDOUT)

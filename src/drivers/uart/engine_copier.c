@@ -12,9 +12,10 @@
  * pure wait for the interrupt. After a chunk it polls TEMT up to 256 times.
  * The TX interrupt turns itself off and wakes the copier (and the drainers
  * on TEMT); an RX cause masks RX and wakes an RX copier task that reads in
- * NAPI style. tcdrain waits, with no bound, until the ring is empty, the
- * copier idle, nothing staged and TEMT up. The counters keep the original's
- * meaning; the work is charged to one CPU sub-account per phase
+ * NAPI style (engine_copier_rx.c). tcdrain waits, with no bound, until the
+ * ring is empty, the copier idle, nothing staged and TEMT up. The
+ * counters keep the original's meaning; the work is charged to one CPU
+ * sub-account per phase
  * (copier_phase_names). Harts: copiers and interrupt on hart 0; writers and
  * drainers on any (wakes through hart 0's inbox; a drainer's re-check timer
  * is its own). One deviation, counted: a drainer re-checks every character
@@ -32,14 +33,12 @@
 #define COPIER_SLOW_POLL 1
 #endif
 #define TX_RING_SIZE        (64U * 1024U)
-#define COPIER_BUF_SIZE     1024U     /* staging buffer, RX read buffer */
+#define COPIER_BUF_SIZE     1024U     /* staging buffer */
 #define TX_FAST_RETRY_LIMIT 32U       /* zero-progress sends before the THRE wait */
 #define TX_SLOW_POLL_LIMIT  4096U     /* slow-poll rounds ... */
 #define TX_SLOW_POLL_SPINS  256U      /* ... of this many spin hints and a send */
 #define TX_YIELD_RETRIES    4U        /* self-wake yields after the slow poll */
 #define TX_TEMT_POLL_LIMIT  256U      /* TEMT reads after a chunk */
-#define NAPI_THRESHOLD      16U       /* non-empty reads before polling mode */
-#define NAPI_BATCH_SIZE     64U       /* RX batch in polling mode */
 #define COPIER_STACK_WORDS  1024
 
 enum phase { PH_USER, PH_RING, PH_SEND, PH_FAST, PH_SLOW, PH_TEMT, PH_PARK, PH_COUNT };
@@ -64,14 +63,14 @@ const char uart_be_name[] = "copier";
 /* A port's engine state (p->eng). pending, cursor and copier_active are
  * the TX copier's stores, loaded by any task (COPIER_GET). */
 struct copier_port {
-    struct task tx_task, rx_task;
-    struct waker tx_waker, rx_waker;
+    struct task tx_task;
+    struct waker tx_waker;
     struct cpu_acct ph_acct[PH_COUNT];
     uint32_t pending, cursor;         /* the staged chunk: stage[cursor..pending) unsent */
     bool copier_active;               /* in a poll cycle */
     bool thre_idle_armed;             /* THRE enabled once in this idle episode */
-    uint8_t stage[COPIER_BUF_SIZE], rx_buf[COPIER_BUF_SIZE];
-    uint64_t tx_stack[COPIER_STACK_WORDS], rx_stack[COPIER_STACK_WORDS];
+    uint8_t stage[COPIER_BUF_SIZE];
+    uint64_t tx_stack[COPIER_STACK_WORDS];
     uint8_t store[TX_RING_SIZE];      /* the TX ring's */
 };
 static struct copier_port copier_ports[UART_PORTS];
@@ -281,47 +280,8 @@ void copier_tx_irq(struct uart_port *p, enum uart_cause c)
         waitq_wake_all(&p->drain);
 }
 
-/* UART interrupt, interrupts masked, an RX cause (the core charges it to
- * the RX account): RX off, the RX copier woken. */
-void copier_rx_irq(struct uart_port *p)
-{
-    p->ctr.rx_irqs++;
-    uart_lower.irq_update(&p->hw, 0, UART_IRQ_RX);
-    waker_wake(&cp_of(p)->rx_waker);
-}
-
-/* The RX copier task ("uart-rx-copier"), NAPI style, on the RX account:
- * after 16 non-empty reads in a row the batch drops from 1 KiB to 64 and
- * the RX interrupt is no longer re-armed; an empty read re-arms it and
- * parks. */
-static void rx_copier(void *arg)
-{
-    struct uart_port *p = arg;
-    struct copier_port *c = cp_of(p);
-    unsigned consecutive = 0;
-    bool more;
-
-    for (;;) {
-        enter(&cpu_acct_rx);
-        unsigned batch = consecutive >= NAPI_THRESHOLD ? NAPI_BATCH_SIZE : COPIER_BUF_SIZE;
-        unsigned long f = port_lock(p);     /* readers on any hart pop the ring */
-        unsigned total = uart_lower.rx_take(&p->hw, c->rx_buf, batch, &more);
-        uint32_t kept = ring_push(&p->rx, c->rx_buf, total);
-        p->ctr.rx_bytes += kept;
-        p->ctr.rx_dropped += total - kept;
-        consecutive = total ? consecutive + 1 : 0;
-        if (consecutive < NAPI_THRESHOLD)
-            uart_lower.irq_update(&p->hw, UART_IRQ_RX, 0);
-        port_unlock(p, f);
-        if (total)
-            waitq_wake_all(&p->rx_data);
-        else
-            sched_block();
-    }
-}
-
 /* Boot task: p's state from its slot, the ring and the two copier
- * tasks. */
+ * tasks (the RX one engine_copier_rx.c's). */
 void copier_init(struct uart_port *p)
 {
     struct copier_port *c = &copier_ports[p->index];
@@ -330,11 +290,10 @@ void copier_init(struct uart_port *p)
     for (unsigned i = 0; i < PH_COUNT; i++)
         c->ph_acct[i] = (struct cpu_acct){ 0 };
     c->tx_waker = (struct waker){ &c->tx_task };
-    c->rx_waker = (struct waker){ &c->rx_task };
     p->eng = c;
     ring_init(&p->tx, c->store, sizeof c->store);
     task_spawn(&c->tx_task, "uart-tx-copier", tx_copier, p, c->tx_stack, COPIER_STACK_WORDS);
-    task_spawn(&c->rx_task, "uart-rx-copier", rx_copier, p, c->rx_stack, COPIER_STACK_WORDS);
+    copier_rx_init(p);
 }
 
 /* waitq_wait's condition (task, interrupts masked): any free byte. */

@@ -11,7 +11,8 @@ extern const char *const copier_phase_names[COPIER_PHASES];
 void copier_init(struct uart_port *p);
 size_t copier_write(struct uart_port *p, const uint8_t *buf, size_t n, bool nonblock);
 void copier_tx_irq(struct uart_port *p, enum uart_cause c);
-void copier_rx_irq(struct uart_port *p);
+void copier_rx_irq(struct uart_port *p);      /* (engine_copier_rx.c, as the next) */
+void copier_rx_init(struct uart_port *p);
 int copier_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *at_ns);
 size_t copier_queued(const struct uart_port *p);
 void copier_counters(const struct uart_port *p, struct uart_counters *out);
