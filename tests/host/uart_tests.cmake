@@ -169,7 +169,8 @@ endforeach()
 
 # The wire model: its TX side and register filter, its RX side (the
 # modelled far end and RX FIFO; the CRC of what it delivered).
-set(UART_WIRE ${UART_DRV}/wire_model.c ${UART_DRV}/wire_hooks.c ${UART_DRV}/wire_rx.c ${SRC}/lib/crc32.c)
+set(UART_WIRE ${UART_DRV}/wire_model.c ${UART_DRV}/wire_hooks.c ${UART_DRV}/wire_lock.c
+    ${UART_DRV}/wire_rx.c ${SRC}/lib/crc32.c)
 
 # The wire model (115200 baud, 16-byte FIFO; it models the NS16550A) in
 # fake time, alone and behind the register seam, over a fake cpu_acct_call.

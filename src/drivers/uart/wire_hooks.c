@@ -1,52 +1,12 @@
-/* The wire model's lock and two of its seam entry points (wire_priv.h):
- * the hooks wire_seam.S calls through cpu_acct_call, straight through while
+/* The wire model's entry points at the register seam: the hooks
+ * wire_seam.S calls through cpu_acct_call (sim account, interrupts
+ * masked, on the hart that makes the access), with the seam's arguments,
+ * into the model's register layer (wire_model.c): straight through while
  * the driver is hart 0's alone, under wire_lock while other harts share
- * it (harts_share). */
-#include "cpu_acct.h"
+ * it (harts_share; the lock's cost is the simulation's). */
 #include "wire_priv.h"
 
 #if WIRE_BAUD
-
-struct spinlock wire_lock;
-unsigned wire_owner;
-
-/* wire_enter, interrupts masked, the driver shared (out of line: the one-hart
- * path stays a load and a branch): take wire_lock unless this hart holds
- * it; whether it was taken. */
-__attribute__((noinline)) bool wire_enter_many(void)
-{
-    if (__atomic_load_n(&wire_owner, __ATOMIC_RELAXED) == wire_hart() + 1U)
-        return false;
-    spin_lock(&wire_lock);
-    wire_owner = wire_hart() + 1U;
-    return true;
-}
-
-/* wire_leave, interrupts masked, wire_lock held by wire_enter_many. */
-__attribute__((noinline)) void wire_leave_many(void)
-{
-    wire_owner = 0;
-    spin_unlock(&wire_lock);
-}
-
-/* Any task (S50). */
-void wire_model_lock_stats(struct spinlock_stats *out)
-{
-    *out = spin_stats(&wire_lock);
-}
-
-/* wire_hook_* (here and wire_model.c), the driver shared: the call
- * under wire_lock. */
-__attribute__((noinline)) uintptr_t wire_hook_locked(uintptr_t (*fn)(uintptr_t, uintptr_t,
-                                                                        uintptr_t),
-                                                       uintptr_t a, uintptr_t b, uintptr_t c)
-{
-    bool took = wire_enter_many();
-    uintptr_t v = fn(a, b, c);
-    if (took)
-        wire_leave_many();
-    return v;
-}
 
 /* wire_hook_read's call (any hart, interrupts masked). */
 static uintptr_t do_read(uintptr_t c, uintptr_t r, uintptr_t mask)
@@ -60,19 +20,29 @@ static uintptr_t do_write(uintptr_t c, uintptr_t r, uintptr_t pv)
     return wire_write((const struct uart_cfg *)c, (unsigned)r, (uint32_t *)pv);
 }
 
+/* wire_hook_thr's call (any hart, interrupts masked). */
+static uintptr_t do_thr(uintptr_t c, uintptr_t n, uintptr_t unused)
+{
+    (void)unused;
+    return wire_write_thr((const struct uart_cfg *)c, (uint32_t)n);
+}
 
-/* The seam's entry points (wire_seam.S) through cpu_acct_call, sim
- * account, interrupts masked, on the hart that makes the access:
- * wire_read and wire_write with the seam's arguments (wire_hook_thr is
- * wire_model.c's); under wire_lock while the driver is shared (the
- * lock's cost is the simulation's), straight through otherwise. */
+/* wire_seam.S, interrupts masked, sim account: a register read. */
 uintptr_t wire_hook_read(uintptr_t c, uintptr_t r, uintptr_t mask)
 {
     return harts_many() ? wire_hook_locked(do_read, c, r, mask) : do_read(c, r, mask);
 }
+
+/* wire_seam.S, interrupts masked, sim account: a register write. */
 uintptr_t wire_hook_write(uintptr_t c, uintptr_t r, uintptr_t pv)
 {
     return harts_many() ? wire_hook_locked(do_write, c, r, pv) : do_write(c, r, pv);
+}
+
+/* wire_seam.S, interrupts masked, sim account: n stores to THR. */
+uintptr_t wire_hook_thr(uintptr_t c, uintptr_t n, uintptr_t unused)
+{
+    return harts_many() ? wire_hook_locked(do_thr, c, n, unused) : do_thr(c, n, unused);
 }
 
 #endif

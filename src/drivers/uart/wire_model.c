@@ -1,6 +1,8 @@
-/* Wire model: a modelled 8N1 line and TX FIFO in front of QEMU's UART.
- * Byte k (1-based) of a continuous burst that started at line_start
- * leaves the wire at line_start + ceil(k * 10 s / baud): exact, no drift. */
+/* Wire model: a modelled 8N1 line and TX FIFO in front of QEMU's UART,
+ * its register layer and its interrupt line (the RX side, wire_rx.c,
+ * below it; wire_priv.h). Byte k (1-based) of a continuous burst that
+ * started at line_start leaves the wire at line_start + ceil(k * 10 s /
+ * baud): exact, no drift. */
 #include <errno.h>
 #include "clock.h"
 #include "csr.h"
@@ -18,7 +20,11 @@ static uint32_t ier_hw;                   /* the driver's IER, THRI aside */
 static uint64_t line_start, line_bytes;   /* current burst */
 static struct timer thre_timer[WIRE_HARTS];   /* one per hart (wire_priv.h) */
 static uint64_t thre_due = UINT64_MAX;    /* the THRE event wanted, UINT64_MAX: none */
+static struct timer rx_timer[WIRE_HARTS]; /* the RX side's events (wire_rx_next) */
+static uint64_t rx_armed_at = UINT64_MAX; /* rx_timer's deadline, UINT64_MAX: none */
 static enum wire_fault fault;
+
+static void line_update(uint64_t now);
 
 /* Any context: time byte k of the burst leaves the wire. */
 static uint64_t byte_done(uint64_t k)
@@ -39,12 +45,12 @@ static uint64_t outstanding(uint64_t now)
  * stream attached, THRI on or off in QEMU's IER: QEMU's FIFO is always
  * empty, so THRI on raises its THRE interrupt at once, and the modelled
  * THRE reaches the driver through the PLIC like a real one; with one, the
- * modelled IIR shows it and the line follows (wire_line_update). */
+ * modelled IIR shows it and the line follows (line_update). */
 static void thri_hw(bool on, uint64_t now)
 {
     thri_raised = on;
     if (wire_rx_attached())
-        wire_line_update(now);
+        line_update(now);
     else
         uart_write_raw(uart, UART_IER, ier_hw | (on ? UART_IER_THRI : 0));
 }
@@ -59,26 +65,66 @@ static void line_set(bool want)
     }
 }
 
+/* Interrupts masked, wire_lock held: after a change of the RX state
+ * (again: the RX timer fired), this hart's RX timer no later than the
+ * RX side's next event. A timer set for an earlier time stays (it fires
+ * and looks again): moving it is dearer than a look. */
+static void rx_rearm(uint64_t now, bool again)
+{
+    uint64_t t = wire_rx_next(now, again);
+    if (t >= rx_armed_at)
+        return;
+    rx_armed_at = t;
+    timer_arm(&rx_timer[wire_hart()], t, (struct waker){ 0 });
+}
+
+/* Interrupts masked, wire_lock held: the RX timers off (the stream
+ * ended, or this hart quiesces); one left on another hart fires and
+ * finds nothing to do. */
+static void rx_disarm(void)
+{
+    timer_cancel(&rx_timer[wire_hart()]);
+    rx_armed_at = UINT64_MAX;
+}
+
 /* Interrupts masked, a stream attached (a register access, a model
  * timer; no-op otherwise): the line up while a modelled cause is pending
  * and enabled, down otherwise; the RX timer for the next RX event. */
-void wire_line_update(uint64_t now)
+static void line_follow(uint64_t now, bool again)
 {
     if (!wire_rx_attached())
         return;
     line_set(wire_rx_iir(now) != UART_IIR_NO_INT || (thri_raised && ier_thri && !dlab));
-    wire_rx_rearm(now);
+    rx_rearm(now, again);
+}
+
+/* The register layer, interrupts masked: line_follow after an access. */
+static void line_update(uint64_t now)
+{
+    line_follow(now, false);
+}
+
+/* Timer ISR on any hart (a sim timer): an RX event may be due (the timer
+ * is set no later than the next one, and may fire before it); the line
+ * follows. */
+static void rx_fire(struct timer *t)
+{
+    (void)t;
+    bool took = wire_enter();
+    rx_armed_at = UINT64_MAX;
+    line_follow(clock_now_ns(), true);
+    wire_leave(took);
 }
 
 /* Interrupts masked, a stream attached or detached: QEMU's IER for the
  * mode (attached: the line alone; detached: the driver's IER, THRI
  * while the THRE interrupt is pending). */
-void wire_line_mode(bool attached, uint64_t now)
+static void line_mode(bool attached, uint64_t now)
 {
     line_up = false;
     uart_write_raw(uart, UART_IER, attached ? 0 : ier_hw | (thri_raised ? UART_IER_THRI : 0));
     if (attached)
-        wire_line_update(now);
+        line_update(now);
 }
 
 /* Timer ISR on any hart (a sim timer: a real UART needs no such interrupt, and the
@@ -114,9 +160,44 @@ void wire_model_init(const struct uart_cfg *c, const struct peer_point *peer)
     uart = c;
     wire_rx_init(c, peer);
     st = (struct wire_stats){ .baud = c->baud, .fifo = c->fifo_depth };
-    for (unsigned h = 0; h < WIRE_HARTS; h++)
+    for (unsigned h = 0; h < WIRE_HARTS; h++) {
         thre_timer[h] = (struct timer){ .fire = thre_fire, .sim = true };
-    thre_due = UINT64_MAX;
+        rx_timer[h] = (struct timer){ .fire = rx_fire, .sim = true };
+    }
+    thre_due = rx_armed_at = UINT64_MAX;
+}
+
+/* Boot task or section task, any hart: the modelled far end's stream
+ * (wire_model.h). */
+int wire_peer_start(uint64_t bytes, uint32_t seed, uint64_t start_ns)
+{
+    unsigned long f = irq_save();
+    bool took = wire_enter();
+    struct cpu_acct *prev = cpu_acct_switch(&cpu_acct_sim);
+    int rc = wire_rx_attach(bytes, seed, start_ns);
+    if (rc == 0)
+        line_mode(true, clock_now_ns());
+    cpu_acct_switch(prev);
+    wire_leave(took);
+    irq_restore(f);
+    return rc;
+}
+
+/* Section task: the stream ends (wire_model.h); QEMU's RX is the UART's
+ * again. */
+void wire_peer_stop(void)
+{
+    unsigned long f = irq_save();
+    bool took = wire_enter();
+    struct cpu_acct *prev = cpu_acct_switch(&cpu_acct_sim);
+    uint64_t now = clock_now_ns();
+    if (wire_rx_detach(now)) {
+        line_mode(false, now);
+        rx_disarm();
+    }
+    cpu_acct_switch(prev);
+    wire_leave(took);
+    irq_restore(f);
 }
 
 /* Boot task (fault injection). */
@@ -146,7 +227,7 @@ bool wire_model_hart_quiesce(void)
     bool idle = thre_due == UINT64_MAX && !wire_rx_attached();
     if (idle) {
         timer_cancel(&thre_timer[wire_hart()]);
-        wire_rx_quiesce();
+        rx_disarm();
     }
     wire_leave(took);
     irq_restore(f);
@@ -166,7 +247,7 @@ static uint32_t lsr_read(const struct uart_cfg *c, uint32_t mask, uint64_t now)
     if (wire_rx_attached()) {
         uint32_t rxv = wire_rx_lsr(now, mask & UART_LSR_OE);
         if ((rxv & UART_LSR_OE) && (mask & UART_LSR_OE))
-            wire_line_update(now);             /* OE read: the line status cause ends */
+            line_update(now);             /* OE read: the line status cause ends */
         v |= rxv;
     } else if (mask & ~tx) {
         v |= uart_read_raw(c, UART_LSR) & ~tx;
@@ -191,7 +272,7 @@ static uint32_t iir_read(const struct uart_cfg *c, uint64_t now)
         return UART_IIR_THRI | fifo_on;
     }
     line_set(id != UART_IIR_NO_INT);
-    wire_rx_rearm(now);
+    rx_rearm(now, false);
     if (was && line_up)
         (void)uart_read_raw(c, UART_RBR);
     return id | fifo_on;
@@ -215,7 +296,7 @@ uint32_t wire_read(const struct uart_cfg *c, unsigned r, uint32_t mask)
                                       : uart_read_raw(c, r);
     if (r == UART_RBR) {
         uint32_t v = wire_rx_rbr(now);
-        wire_line_update(now);
+        line_update(now);
         return v;
     }
     if (r == UART_DW_RFL)
@@ -260,25 +341,11 @@ uint32_t wire_write_thr(const struct uart_cfg *c, uint32_t n)
     return n;
 }
 
-/* wire_hook_thr's call (any hart, interrupts masked). */
-static uintptr_t do_thr(uintptr_t c, uintptr_t n, uintptr_t unused)
-{
-    (void)unused;
-    return wire_write_thr((const struct uart_cfg *)c, (uint32_t)n);
-}
-
-/* The seam's THR entry point (wire_seam.S, as wire_hooks.c's two): here,
- * beside wire_write_thr, which it inlines. */
-uintptr_t wire_hook_thr(uintptr_t c, uintptr_t n, uintptr_t unused)
-{
-    return harts_many() ? wire_hook_locked(do_thr, c, n, unused) : do_thr(c, n, unused);
-}
-
 /* Register layer through cpu_acct_call (interrupts masked): THR stores
  * enter the modelled line (or are lost when the modelled FIFO is full);
  * IER.THRI stays in the model and reaches QEMU only while the model
  * raises THRE; with a stream attached, IER stays in the model whole and
- * QEMU's is the line (wire_line_update). FCR's RX trigger and clear go
+ * QEMU's is the line (line_update). FCR's RX trigger and clear go
  * to the RX side too. */
 bool wire_write(const struct uart_cfg *c, unsigned r, uint32_t *v)
 {
@@ -311,7 +378,7 @@ bool wire_write(const struct uart_cfg *c, unsigned r, uint32_t *v)
         }
         wire_rx_ier(*v, now);
         if (wire_rx_attached()) {
-            wire_line_update(now);
+            line_update(now);
             pass = false;
         }
         *v = ier_hw | (thri_raised ? UART_IER_THRI : 0);

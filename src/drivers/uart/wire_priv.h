@@ -1,6 +1,8 @@
-/* What the wire model's two halves share: the TX side and the register
- * filter (wire_model.c), the modelled far end and RX FIFO (wire_rx.c).
- * Every function here runs with interrupts masked, on the sim account. */
+/* What the wire model's files share. They layer, each calling only the
+ * ones below: the seam's hooks (wire_hooks.c) -> the register layer, the
+ * TX side and the interrupt line (wire_model.c) -> the modelled far end
+ * and RX FIFO (wire_rx.c) -> the lock (wire_lock.c). Every function here
+ * runs with interrupts masked, on the sim account. */
 #ifndef WIRE_PRIV_H
 #define WIRE_PRIV_H
 
@@ -32,7 +34,7 @@ extern struct spinlock wire_lock;
 extern unsigned wire_owner;        /* the holder's hart + 1, 0: free */
 
 /* wire_enter and wire_leave, the driver shared; a hook's call fn(a, b,
- * c) under wire_lock (wire_hooks.c). */
+ * c) under wire_lock (wire_lock.c). */
 bool wire_enter_many(void);
 void wire_leave_many(void);
 uintptr_t wire_hook_locked(uintptr_t (*fn)(uintptr_t, uintptr_t, uintptr_t), uintptr_t a,
@@ -53,10 +55,15 @@ static inline void wire_leave(bool took)
         wire_leave_many();
 }
 
-/* wire_rx.c: the RX side. Init at boot; whether a stream is attached
- * (the model then owns RBR, IIR, LSR's RX bits and the interrupt line);
- * register reads and writes of an attached stream at now. */
+/* wire_rx.c: the RX side, below the register layer (wire_model.c),
+ * which calls it and owns its timer and the interrupt line; it calls
+ * nothing of the model but the lock. Init at boot; a stream attached
+ * (the model then owns RBR, IIR, LSR's RX bits and the interrupt line)
+ * and detached; register reads and writes of an attached stream at now;
+ * the time of its next event. */
 void wire_rx_init(const struct uart_cfg *c, const struct peer_point *p);
+int wire_rx_attach(uint64_t bytes, uint32_t seed, uint64_t start_ns);
+bool wire_rx_detach(uint64_t now);
 bool wire_rx_attached(void);
 uint32_t wire_rx_lsr(uint64_t now, bool read_errors);   /* DR, OE */
 uint32_t wire_rx_rbr(uint64_t now);
@@ -64,13 +71,6 @@ uint32_t wire_rx_level(uint64_t now);                   /* RFL */
 uint32_t wire_rx_iir(uint64_t now);                     /* RX cause or NO_INT */
 void wire_rx_ier(uint32_t ier, uint64_t now);
 void wire_rx_fcr(uint32_t fcr, uint64_t now);
-void wire_rx_rearm(uint64_t now);                       /* the timer for the next event */
-void wire_rx_quiesce(void);                             /* this hart's timer off (no stream) */
-
-/* wire_model.c, while a stream is attached: QEMU's interrupt line as the
- * modelled causes want it (QEMU's IER.THRI on: its empty THR raises the
- * line); attach and detach switch QEMU's IER between the two modes. */
-void wire_line_update(uint64_t now);
-void wire_line_mode(bool attached, uint64_t now);
+uint64_t wire_rx_next(uint64_t now, bool again);
 
 #endif

@@ -20,7 +20,6 @@
 #include "crc32.h"
 #include "csr.h"
 #include "pattern.h"
-#include "timer.h"
 #include "wire_priv.h"
 
 #if WIRE_BAUD
@@ -42,8 +41,6 @@ static struct rx_state {
     uint8_t fifo[WIRE_FIFO_MAX];
 } rx;
 static struct wire_rx_stats st;
-static struct timer rx_timer[WIRE_HARTS];   /* one per hart (wire_priv.h) */
-static uint64_t armed_at;                 /* rx_timer's deadline, UINT64_MAX: none */
 static bool dirty;                        /* the RX state changed since next_event */
 
 /* Any context: the trigger level, at most the FIFO. */
@@ -127,40 +124,16 @@ static uint64_t next_event(uint64_t now)
     return t;
 }
 
-/* Timer ISR (a sim timer): an event may be due (the timer is set no
- * later than the next one, and may fire before it); the line follows. */
-static void rx_fire(struct timer *t)
+/* wire_line_update (wire_model.c), masked: after a change of the RX
+ * state (or, with `again`, after the model's RX timer fired), when the
+ * causes may next change without a register access; UINT64_MAX: no
+ * change, or no event. */
+uint64_t wire_rx_next(uint64_t now, bool again)
 {
-    (void)t;
-    bool took = wire_enter();
-    armed_at = UINT64_MAX;
-    dirty = true;
-    wire_line_update(clock_now_ns());
-    wire_leave(took);
-}
-
-/* Masked, from wire_line_update: after a change of the RX state, the
- * timer no later than the next event. A timer set for an earlier time
- * stays (it fires and looks again): moving it is dearer than a look. */
-void wire_rx_rearm(uint64_t now)
-{
-    if (!dirty)
-        return;
+    if (!dirty && !again)
+        return UINT64_MAX;
     dirty = false;
-    uint64_t t = rx.on ? next_event(now) : UINT64_MAX;
-    if (t >= armed_at)
-        return;
-    armed_at = t;
-    timer_arm(&rx_timer[wire_hart()], t, (struct waker){ 0 });
-}
-
-/* wire_model_hart_quiesce, wire_lock held, no stream attached: this
- * hart's RX timer off (it would fire and find nothing to do); the next
- * stream arms a timer afresh (one left on another hart fires and looks). */
-void wire_rx_quiesce(void)
-{
-    timer_cancel(&rx_timer[wire_hart()]);
-    armed_at = UINT64_MAX;
+    return rx.on ? next_event(now) : UINT64_MAX;
 }
 
 /* Boot, interrupts masked (the driver has programmed FCR already: the
@@ -170,9 +143,6 @@ void wire_rx_init(const struct uart_cfg *c, const struct peer_point *p)
     shape = *p;
     baud = c->baud;
     depth = c->fifo_depth < WIRE_FIFO_MAX ? c->fifo_depth : WIRE_FIFO_MAX;
-    for (unsigned h = 0; h < WIRE_HARTS; h++)
-        rx_timer[h] = (struct timer){ .fire = rx_fire, .sim = true };
-    armed_at = UINT64_MAX;
 }
 
 /* Masked. */
@@ -251,51 +221,34 @@ void wire_rx_fcr(uint32_t fcr, uint64_t now)
     dirty = true;
 }
 
-/* Boot task or section task, any hart. */
-int wire_peer_start(uint64_t bytes, uint32_t seed, uint64_t start_ns)
+/* wire_peer_start (wire_model.c), wire_lock held, sim account: a stream
+ * of `bytes` pattern bytes (seed) from start_ns attached: 0, -ENOTCONN
+ * (no far end: peer=off), -EBUSY (one is attached). */
+int wire_rx_attach(uint64_t bytes, uint32_t seed, uint64_t start_ns)
 {
     if (shape.mode == PEER_OFF)
         return -ENOTCONN;
-    unsigned long f = irq_save();
-    bool took = wire_enter();
-    if (rx.on) {
-        wire_leave(took);
-        irq_restore(f);
+    if (rx.on)
         return -EBUSY;
-    }
-    struct cpu_acct *prev = cpu_acct_switch(&cpu_acct_sim);
     rx = (struct rx_state){ .on = true, .seed = seed, .start = start_ns, .last_io = start_ns,
                        .ier = rx.ier };
     st = (struct wire_rx_stats){ .total = bytes, .attached = true, .stream = st.stream + 1 };
     st.first_ns = bytes ? arrival(1) : start_ns;
     dirty = true;                           /* a new stream: its first event */
-    wire_line_mode(true, clock_now_ns());
-    cpu_acct_switch(prev);
-    wire_leave(took);
-    irq_restore(f);
     return 0;
 }
 
-/* Section task: the stream ends (bytes still to come are not sent);
- * what the FIFO still holds is counted as left; QEMU's RX is the UART's
- * again. */
-void wire_peer_stop(void)
+/* wire_peer_stop (wire_model.c), wire_lock held, sim account: the stream
+ * ends at now (bytes still to come are not sent); what the FIFO still
+ * holds is counted as left. Whether one was attached. */
+bool wire_rx_detach(uint64_t now)
 {
-    unsigned long f = irq_save();
-    bool took = wire_enter();
-    struct cpu_acct *prev = cpu_acct_switch(&cpu_acct_sim);
-    if (rx.on) {
-        uint64_t now = clock_now_ns();
-        advance(now);
-        st.left = rx.level;
-        st.attached = rx.on = false;
-        wire_line_mode(false, now);
-        timer_cancel(&rx_timer[wire_hart()]);   /* others fire and find it off */
-        armed_at = UINT64_MAX;
-    }
-    cpu_acct_switch(prev);
-    wire_leave(took);
-    irq_restore(f);
+    if (!rx.on)
+        return false;
+    advance(now);
+    st.left = rx.level;
+    st.attached = rx.on = false;
+    return true;
 }
 
 /* Any task: the ground truth of the current (or last) stream, up to now;
