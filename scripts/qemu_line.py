@@ -18,9 +18,9 @@ BURST_MAX = 65536
 LINE_FORMS = ("BAUD/FIFO[/RXTRIG] (BAUD 9600..12000000, FIFO 1, 16, 32, 64 or 128, RXTRIG "
               "1, 4, 8 or 14 and at most FIFO; e.g. 115200/16, 3000000/1, 921600/64/8) "
               "or instant (QEMU's UART sends at once)")
-# The SiFive UART (sifive_u): 8-entry FIFOs, no RX trigger levels, no far
-# end; its line is QEMU's sifive_uart with line-timing
-# (scripts/qemu/patches/0011), given as -global properties.
+# The SiFive UART (sifive_u): 8-entry FIFOs, no RX trigger levels; its
+# line is QEMU's sifive_uart with line-timing (scripts/qemu/patches/0011)
+# and the far end (0007, 0013), given as -global properties.
 SIFIVE_DRIVER = "riscv.sifive.uart"
 SIFIVE_LINE_DEFAULT = "115200/8"
 SIFIVE_LINE_FORMS = ("BAUD/8 (BAUD 9600..12000000; the SiFive UART's FIFOs are 8 deep and it has "
@@ -121,37 +121,39 @@ def line_args(desc, args):
         raise ValueError(f"bad --uart-clock {clock}: valid values {16 * BAUD_RANGE[0]} .. "
                  f"{0xFFFFFFFF} Hz (16 x the baud at divisor 1)")
     if uart == "sifive":
-        return sifive_line_args(args, baud, clock), [], ""
-    far = parse_far_end(args.far_end or "stream", baud)
-    qemu = ["-global", "serial-mm.line-timing=on", "-global", f"serial-mm.fifo-size={fifo}",
-            "-global", f"serial-mm.access-latency={args.bus_ns}"]
+        props = [("line-timing", "on"), ("clock-frequency", clock), ("current-speed", baud),
+                 ("access-latency", args.bus_ns)]
+        return device_globals(SIFIVE_DRIVER, props + far_end_props(args, baud)), [], ""
+    props = [("line-timing", "on"), ("fifo-size", fifo), ("access-latency", args.bus_ns)]
     machine = f",uart-clock={clock},uart-speed={baud}"
-    if far is not None:
-        qemu += ["-global", "serial-mm.far-end=on",
-                 "-global", f"serial-mm.far-end-log={args.far_end_log}"]
-        if far[0]:
-            qemu += ["-global", f"serial-mm.far-end-burst={far[0]}",
-                     "-global", f"serial-mm.far-end-period={far[1]}"]
-        if args.far_end_stream:
-            n, start, seed = parse_stream(args.far_end_stream)
-            qemu += ["-global", f"serial-mm.far-end-bytes={n}",
-                     "-global", f"serial-mm.far-end-start={start}",
-                     "-global", f"serial-mm.far-end-seed={seed}"]
-    elif args.far_end_stream:
-        raise ValueError("--far-end-stream needs the far end: not with --far-end off")
     boot = [f"rx_trigger={trig}"] if trig else []
-    return qemu, boot, machine
+    return device_globals("serial-mm", props + far_end_props(args, baud)), boot, machine
 
 
-def sifive_line_args(args, baud, clock):
-    """The SiFive UART's line: QEMU's -global properties. ValueError for a
-    far end or a stream (its line has none)."""
-    if args.far_end not in (None, "off") or args.far_end_stream:
-        raise ValueError("--far-end/--far-end-stream: the SiFive UART's line has no far end "
-                         "(valid value: --far-end off)")
-    return [a for prop, v in (("line-timing", "on"), ("clock-frequency", clock),
-                              ("current-speed", baud), ("access-latency", args.bus_ns))
-            for a in ("-global", f"driver={SIFIVE_DRIVER},property={prop},value={v}")]
+def far_end_props(args, baud):
+    """The far end's properties (QEMU's uart-far-end.c, on either UART):
+    none for --far-end off. ValueError for a bad --far-end or
+    --far-end-stream."""
+    far = parse_far_end(args.far_end or "stream", baud)
+    if far is None:
+        if args.far_end_stream:
+            raise ValueError("--far-end-stream needs the far end: not with --far-end off")
+        return []
+    props = [("far-end", "on"), ("far-end-log", args.far_end_log)]
+    if far[0]:
+        props += [("far-end-burst", far[0]), ("far-end-period", far[1])]
+    if args.far_end_stream:
+        n, start, seed = parse_stream(args.far_end_stream)
+        props += [("far-end-bytes", n), ("far-end-start", start), ("far-end-seed", seed)]
+    return props
+
+
+def device_globals(driver, props):
+    """-global arguments setting each (property, value) of QEMU device
+    driver (DRIVER.PROP=VALUE; the long form where the driver's name has a
+    dot, as riscv.sifive.uart)."""
+    form = ("driver={d},property={p},value={v}" if "." in driver else "{d}.{p}={v}")
+    return [a for prop, v in props for a in ("-global", form.format(d=driver, p=prop, v=v))]
 
 
 def build_command(desc, args, chardev=None):

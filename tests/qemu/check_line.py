@@ -27,6 +27,12 @@ Cases (--case, repeatable; default all):
   auto      a stream set on the command line for a guest that knows
             nothing of it: it starts at far-end-start, and QEMU writes its
             ground truth to far-end-log when it exits
+  sifive    the same far end on sifive_u's SiFive UART0 (line-timing, div
+            15 of 1843200 Hz: 115200): arrivals at its character time (11
+            bits with txctrl.nstop), ip.rxwm from the first byte, the
+            8-entry RX FIFO full losing the next byte (the IP has no
+            overrun flag), a receiver without rxen losing every byte, the
+            ground truth
 """
 import argparse
 import json
@@ -38,9 +44,10 @@ import time
 import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from line_qtest import (DLL, FCR, IER, IIR, IIR_CTI, IIR_NONE, IIR_RDI, IIR_RLSI,  # noqa: E402
-                        IIR_THRI, LCR, LSR, LSR_DR, LSR_OE, LSR_THRE, LSR_TEMT, MCR, RBR,
-                        THR, QTest, pattern)
+from line_qtest import (DIV, DLL, FCR, IE, IER, IIR, IIR_CTI, IIR_NONE, IIR_RDI,  # noqa: E402
+                        IIR_RLSI, IIR_THRI, IP, IP_RXWM, LCR, LSR, LSR_DR, LSR_OE, LSR_THRE,
+                        LSR_TEMT, MCR, RBR, RXCTRL, RXCTRL_RXEN, RXDATA, RXDATA_EMPTY, SIFIVE,
+                        THR, TXCTRL, TXCTRL_NSTOP, QTest, pattern)
 
 BAUD = 115200
 LINE = ["line-timing=on"]
@@ -275,8 +282,48 @@ def case_auto(c, tmp):
         c.eq("truth: first arrival", r["first_ns"], 1000000 + char_end(1))
 
 
+def case_sifive(c, tmp):
+    """The far end on the SiFive UART's line (sifive_u)."""
+    q = QTest(["line-timing=on", "clock-frequency=1843200", "far-end=on"],
+              out=os.path.join(tmp, "sifive.out"), board=SIFIVE)
+    q.wl(DIV, 15)                                      # 1843200 / 16: 115200
+    q.wl(RXCTRL, RXCTRL_RXEN)                          # rxcnt 0: ip.rxwm from 1 byte
+    q.wl(IE, IP_RXWM)
+    c.eq("far end's ID", q.fe("ID"), 0x31454651)
+    start_stream(q, 5, 12)
+    t0 = q.now
+    q.step_to(t0 + char_end(1) - 1)
+    c.eq("ip.rxwm before the first arrival", q.rl(IP) & IP_RXWM, 0)
+    q.step_to(t0 + char_end(1))
+    c.eq("ip.rxwm at the first arrival", q.rl(IP) & IP_RXWM, IP_RXWM)
+    q.step_to(t0 + char_end(9))                        # 8 in the FIFO, the 9th lost
+    c.eq("level when full", q.fe("LEVEL"), 8)
+    c.eq("lost at the full FIFO", q.fe("LOST"), 1)
+    got = bytes(q.rl(RXDATA) for _ in range(8))
+    c.eq("rxdata empty after 8", q.rl(RXDATA) & RXDATA_EMPTY, RXDATA_EMPTY)
+    q.step_to(t0 + char_end(12))
+    got += bytes(q.rl(RXDATA) for _ in range(3))
+    want = bytes(pattern(5, k) for k in range(12) if k != 8)
+    c.eq("bytes read", got, want)
+    c.eq("sent, delivered, lost, overruns",
+         tuple(q.fe(n) for n in ("SENT", "DELIVERED", "LOST", "OVERRUNS")), (12, 11, 1, 0))
+    c.eq("CRC of the delivered bytes", q.fe("CRC"), zlib.crc32(want))
+    q.wl(TXCTRL, TXCTRL_NSTOP)                         # 2 stop bits: 11-bit characters
+    start_stream(q, 6, 2)
+    t1 = q.now
+    q.step_to(t1 + char_end(1, frame=11) - 1)
+    c.eq("no byte before an 11-bit character", q.fe("LEVEL"), 0)
+    q.step_to(t1 + char_end(1, frame=11))
+    c.eq("a byte at an 11-bit character", q.fe("LEVEL"), 1)
+    q.wl(RXCTRL, 0)                                    # the receiver off
+    q.step_to(t1 + char_end(2, frame=11))
+    c.eq("rxen off: the byte lost", (q.fe("DELIVERED"), q.fe("LOST")), (1, 1))
+    q.close()
+
+
 CASES = {"tx": case_tx, "clock": case_clock, "rx": case_rx, "burst": case_burst,
-         "16450": case_16450, "loopback": case_loopback, "input": case_input, "auto": case_auto}
+         "16450": case_16450, "loopback": case_loopback, "input": case_input, "auto": case_auto,
+         "sifive": case_sifive}
 
 
 def main():

@@ -1,7 +1,8 @@
 """A qtest client for the project's QEMU (check_line.py): the virt machine
-with no CPU running (-accel qtest), its UART's registers read and written
-from here and QEMU_CLOCK_VIRTUAL stepped by hand, so the 16550's line
-timing is checked to the ns."""
+(its 16550) or sifive_u (its SiFive UART0) with no CPU running (-accel
+qtest), the UART's registers and its far end's read and written from here
+and QEMU_CLOCK_VIRTUAL stepped by hand, so the line's timing is checked to
+the ns."""
 import os
 import subprocess
 import sys
@@ -12,10 +13,16 @@ from qemu_line import QEMU, QEMU_DATA  # noqa: E402
 
 UART = 0x10000000
 FAR_END = 0x10000100
+# sifive_u: UART0 and its far end's page (scripts/qemu/patches/0013), the
+# SiFive UART's registers (32-bit) and bits
+SIFIVE = dict(machine="sifive_u", uart=0x10010000, far_end=0x10012000,
+              driver="riscv.sifive.uart")
+TXDATA, RXDATA, TXCTRL, RXCTRL, IE, IP, DIV = 0x00, 0x04, 0x08, 0x0C, 0x10, 0x14, 0x18
+RXDATA_EMPTY, TXCTRL_NSTOP, RXCTRL_RXEN, IP_RXWM = 0x80000000, 0x2, 0x1, 0x2
 RBR, THR, DLL, IER, DLM, IIR, FCR, LCR, MCR, LSR = 0, 0, 0, 1, 1, 2, 2, 3, 4, 5
 LSR_DR, LSR_OE, LSR_THRE, LSR_TEMT = 0x01, 0x02, 0x20, 0x40
 IIR_NONE, IIR_THRI, IIR_RDI, IIR_RLSI, IIR_CTI = 0x01, 0x02, 0x04, 0x06, 0x0C
-# the far end's control page (hw/char/serial-far-end.c)
+# the far end's control page (hw/char/uart-far-end.c)
 FE = dict(ID=0x00, CONTROL=0x04, SEED=0x08, BYTES=0x0C, BURST=0x10, PERIOD_LO=0x14,
           PERIOD_HI=0x18, START_LO=0x1C, START_HI=0x20, STREAMS=0x24, SENT=0x28,
           DELIVERED=0x2C, LOST=0x30, OVERRUNS=0x34, FLUSHED=0x38, CRC=0x3C, LEVEL=0x40)
@@ -29,15 +36,18 @@ def pattern(seed, k):
 class QTest:
     """One QEMU under -accel qtest: commands on its stdin, answers on its stdout."""
 
-    def __init__(self, globals_=(), machine="", chardev=None, out=None):
+    def __init__(self, globals_=(), machine="", chardev=None, out=None, board=None):
         self.out = out
+        b = board or dict(machine="virt", uart=UART, far_end=FAR_END, driver="serial-mm")
+        self.uart, self.far_end = b["uart"], b["far_end"]
         cmd = [os.environ.get("UARTBENCH_QEMU", QEMU), "-L", QEMU_DATA,
-               "-machine", "virt" + machine, "-accel", "qtest", "-qtest", "stdio",
+               "-machine", b["machine"] + machine, "-accel", "qtest", "-qtest", "stdio",
                "-qtest-log", "/dev/null", "-bios", "none", "-display", "none",
                "-monitor", "none", "-chardev", chardev or f"file,id=u,path={out}",
                "-serial", "chardev:u"]
         for g in globals_:
-            cmd += ["-global", "serial-mm." + g]
+            prop, value = g.split("=", 1)
+            cmd += ["-global", f"driver={b['driver']},property={prop},value={value}"]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True, bufsize=1)
         self.now = self.step(0)
@@ -56,18 +66,26 @@ class QTest:
                 raise RuntimeError(f"{line}: {ans.strip()}")
 
     def rb(self, reg):
-        """A UART register read."""
-        return int(self.cmd(f"readb {UART + reg:#x}")[0], 16)
+        """A UART register read (8 bits: the 16550's)."""
+        return int(self.cmd(f"readb {self.uart + reg:#x}")[0], 16)
 
     def wb(self, reg, value):
-        """A UART register write."""
-        self.cmd(f"writeb {UART + reg:#x} {value:#x}")
+        """A UART register write (8 bits: the 16550's)."""
+        self.cmd(f"writeb {self.uart + reg:#x} {value:#x}")
+
+    def rl(self, reg):
+        """A UART register read (32 bits: the SiFive UART's)."""
+        return int(self.cmd(f"readl {self.uart + reg:#x}")[0], 16)
+
+    def wl(self, reg, value):
+        """A UART register write (32 bits: the SiFive UART's)."""
+        self.cmd(f"writel {self.uart + reg:#x} {value:#x}")
 
     def fe(self, name, value=None):
         """A far-end register: read (value None) or write."""
         if value is None:
-            return int(self.cmd(f"readl {FAR_END + FE[name]:#x}")[0], 16)
-        self.cmd(f"writel {FAR_END + FE[name]:#x} {value:#x}")
+            return int(self.cmd(f"readl {self.far_end + FE[name]:#x}")[0], 16)
+        self.cmd(f"writel {self.far_end + FE[name]:#x} {value:#x}")
         return None
 
     def step(self, ns):

@@ -11,7 +11,7 @@
 #include "mmio.h"
 #include "wire_model.h"
 
-/* The control page's registers (QEMU's hw/char/serial-far-end.c). */
+/* The control page's registers (QEMU's hw/char/uart-far-end.c). */
 #define FE_ID           0x00
 #define FE_CONTROL      0x04
 #define FE_SEED         0x08
