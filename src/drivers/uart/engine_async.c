@@ -239,88 +239,47 @@ size_t async_write(struct uart_port *p, const uint8_t *buf, size_t n, bool nonbl
     return done;
 }
 
-/* async_drain's wait: the port, its tx_in and the bytes out of its ring
- * when the drainer blocked. */
-struct drain_wait {
-    const struct uart_port *p;
-    uint64_t tx_in, out;
-};
-
-/* async_drain's condition (waitq_wait, task, interrupts masked; a hint,
- * read unlocked: async_drain decides under the lock): the TX
- * interrupt is off again (the FIFO-empty event came, or the ring ran
- * dry), a write added bytes, or a refill took bytes since the drainer
- * looked. */
-static bool drain_woken(void *arg)
+/* uart_be_drain's look, the port lock held (and its wait's condition,
+ * unlocked, a hint): what left the ring, and whether the TX interrupt is
+ * on (bytes to refill, or a drainer's FIFO-empty event asked for). */
+void async_drain_view(const struct uart_port *p, struct drain_view *v)
 {
-    const struct drain_wait *w = arg;
-    uint64_t in = port_tx_in(w->p);
-    return __atomic_load_n(&tx_of(w->p)->state, __ATOMIC_RELAXED) != TX_ON || in != w->tx_in ||
-           in - ring_used(&w->p->tx) != w->out;
+    v->out = port_tx_in(p) - ring_used(&p->tx);
+    v->busy = __atomic_load_n(&tx_of(p)->state, __ATOMIC_RELAXED) == TX_ON;
 }
 
-/* async_drain, the port lock held: `behind` bytes written after the
- * caller's have gone into the FIFO: are the caller's gone? Yes once they
- * are at least the transmitter's bytes (FIFO and shifter), for then all
- * of those came after. The lower half's level is exact on a DW, "full"
- * on a 16550 once its FIFO holds anything: read as depth + 1. */
-static bool sent_past(struct uart_port *p, uint64_t behind)
-{
-    unsigned level = uart_lower.tx_level(&p->hw);
-    return behind >= (level >= p->hw.fifo_depth ? p->hw.fifo_depth + 1U : level);
-}
-
-/* Task: until the caller's bytes (those before tx_in at the call) have
- * left. With nothing written after them: until the ring is empty and the
- * FIFO empty (the FIFO says so, or the TX interrupt, asked for if it is
- * off, sees it). With later writers' bytes behind them: until as many of
- * those have gone into the FIFO as the transmitter holds (each refill
- * wakes a drainer that asked, sent_past decides), or the FIFO-empty
- * event. A write wakes waiting drainers, so one waiting for the FIFO to
- * empty learns that the bytes behind its own will keep it busy. No timer:
- * a stalled line times out at the deadline, it is never taken as sent.
- * The empty ring restarts at offset 0, so writes after a drain find it
- * at the same position (their copies keep the caller's alignment); while
- * the driver is shared it stays where it is (a writer on another hart
- * may be pushing). Any hart: the FIFO-empty event comes from the
- * interrupt on hart 0 through the drain queue; no timer is armed here. */
-int async_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *fifo_empty_ns)
+/* uart_be_drain's look, the port lock held, ring empty and TX interrupt
+ * off: the FIFO-empty event's time if it came (TX_EMPTY); the
+ * transmitter empty; the FIFO seen empty now (only the shifter left:
+ * TX_EMPTY from now); else the event asked for (TX_ON: the interrupt
+ * sees the FIFO empty and wakes the drainers). The empty ring restarts at
+ * offset 0, so writes after a drain find it at the same position (their
+ * copies keep the caller's alignment); while the driver is shared it
+ * stays where it is (a writer on another hart may be pushing). */
+int async_drain_idle(struct uart_port *p, uint64_t *at_ns)
 {
     struct async_tx *t = tx_of(p);
-    uint64_t target = port_tx_in(p);
-
-    for (;;) {
-        unsigned long f = port_lock(p);
-        uint64_t in = port_tx_in(p);          /* (a writer on another hart may push) */
-        uint32_t used = ring_used(&p->tx);
-        uint64_t out = in - used;
-        if (in > target && out >= target && sent_past(p, out - target)) {
-            port_unlock(p, f);
-            return DRAIN_DONE;
-        }
-        if (t->state != TX_ON && used == 0) {
-            if (!harts_many())
-                ring_reset(&p->tx);
-            if (t->state != TX_EMPTY && uart_lower.tx_empty(&p->hw)) {
-                port_unlock(p, f);
-                return port_drain_idle(fifo_empty_ns);
-            }
-            if (t->state != TX_EMPTY && uart_lower.tx_room(&p->hw) == p->hw.fifo_depth)
-                tx_enter(p, TX_EMPTY);      /* FIFO empty now: only the shifter */
-            if (t->state == TX_EMPTY) {
-                *fifo_empty_ns = t->empty_ns;
-                port_unlock(p, f);
-                return DRAIN_FIFO_EMPTY;
-            }
-            tx_enter(p, TX_ON);               /* ask for the FIFO-empty event */
-        }
-        if (in > target && used)
-            t->refill_wake = true;            /* count the bytes going in behind */
-        port_unlock(p, f);
-        struct drain_wait w = { p, in, out };
-        if (waitq_wait(&p->drain, drain_woken, &w, deadline_ns) == -ETIMEDOUT)
-            return -ETIMEDOUT;
+    if (!harts_many())
+        ring_reset(&p->tx);
+    if (t->state != TX_EMPTY && uart_lower.tx_empty(&p->hw))
+        return port_drain_idle(at_ns);
+    if (t->state != TX_EMPTY && uart_lower.tx_room(&p->hw) == p->hw.fifo_depth)
+        tx_enter(p, TX_EMPTY);
+    if (t->state == TX_EMPTY) {
+        *at_ns = t->empty_ns;
+        return DRAIN_FIFO_EMPTY;
     }
+    tx_enter(p, TX_ON);
+    return DRAIN_WAIT;
+}
+
+/* uart_be_drain's look, the port lock held, later writers' bytes behind
+ * the caller's: wake the drainers at the next refill that sends (while
+ * the ring has bytes to send). */
+void async_drain_refill(struct uart_port *p)
+{
+    if (ring_used(&p->tx))
+        tx_of(p)->refill_wake = true;
 }
 
 /* Task. */

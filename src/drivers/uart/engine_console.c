@@ -40,15 +40,14 @@ void polling_tx_irq(struct uart_port *p, enum uart_cause c)
     (void)c;
 }
 
-/* Task, any hart: spin until the transmitter is idle, up to the deadline
- * (another hart's bytes may keep it busy: the deadline's margin covers a
- * writer turn's worth of them). */
-int polling_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *empty_ns)
+/* uart_be_drain (task, any hart): every byte written is in the FIFO
+ * when its write returns; the drain spins on the transmitter
+ * (ENGINE_DRAIN_SPIN), up to its deadline (another hart's bytes may keep
+ * it busy: the deadline's margin covers a writer turn's worth of them). */
+void polling_drain_view(const struct uart_port *p, struct drain_view *v)
 {
-    while (!uart_lower.tx_empty(&p->hw))
-        if (clock_now_ns() > deadline_ns)
-            return -ETIMEDOUT;
-    return port_drain_idle(empty_ns);
+    v->out = port_tx_in(p);
+    v->busy = false;
 }
 
 /* Task: nothing is ever queued in software. */

@@ -335,22 +335,16 @@ static uint32_t staged(const struct uart_port *p)
     return at <= n ? n - at : 0;
 }
 
-/* waitq_wait's condition (task, interrupts masked): TxCompletion::is_drained. */
-static bool drained(void *arg)
+/* uart_be_drain's condition (task, any hart, interrupts masked,
+ * unlocked): what left the ring and the staging buffer, and whether the
+ * copier is mid-chunk. With the core's rule for a design without events
+ * (nothing held, not busy, the transmitter empty, re-checked every
+ * character time, no bound: ENGINE_DRAIN_NO_BOUND) this is the
+ * original's TxCompletion::is_drained. */
+void copier_drain_view(const struct uart_port *p, struct drain_view *v)
 {
-    struct uart_port *p = arg;
-    return ring_used(&p->tx) == 0 && !COPIER_GET(cp_of(p)->copier_active) && staged(p) == 0 &&
-           uart_lower.tx_empty(&p->hw);
-}
-
-/* Task, any hart: the original's tcdrain, with no bound of its own (a hang is the
- * section watchdog's to report), re-checked every character time. */
-int copier_drain(struct uart_port *p, uint64_t deadline_ns, uint64_t *at_ns)
-{
-    (void)deadline_ns;
-    while (waitq_wait(&p->drain, drained, p, clock_now_ns() + p->timing.char_ns) == -ETIMEDOUT)
-        port_ctr_add(&p->ctr.drain_timer_waits, 1);
-    return port_drain_idle(at_ns);
+    v->out = port_tx_in(p) - ring_used(&p->tx) - staged(p);
+    v->busy = COPIER_GET(cp_of(p)->copier_active);
 }
 
 /* Task: the ring's bytes and the staged ones. */

@@ -182,25 +182,136 @@ ssize_t uart_be_write_held(const void *buf, size_t n, bool nonblock)
     return done || n == 0 ? (ssize_t)done : -EAGAIN;
 }
 
-/* Task, any hart: the tcdrain rule: every byte written before the call has left
- * the wire. The engine waits until they have all reached the FIFO. If
- * nothing else was queued, the FIFO then empties: a 16550 has no "shifter
- * empty" interrupt, so sleep until the last stop bit is due and confirm
- * TEMT (where the IP has it), a few character times at most; if other
- * writers' bytes follow, the engine says when the caller's are out; if
- * they follow after the FIFO emptied (a writer on another hart), TEMT
- * may not come soon, but the caller's last byte left the shifter one
- * character after the FIFO emptied. Bounded by the queued bytes' line
- * time twice over plus a margin. */
+/* uart_be_drain's wait: the port, the caller's target, and the engine's
+ * view and tx_in when the drainer looked. */
+struct drain_wait {
+    struct uart_port *p;
+    uint64_t target, in;
+    struct drain_view v;
+};
+
+/* drain_reach's conditions (waitq_wait, task, interrupts masked,
+ * unlocked). A design with events (a hint: the drainer decides under the
+ * lock): its view changed since the drainer looked (an event came, a
+ * refill, a write). */
+static bool drain_moved(void *arg)
+{
+    const struct drain_wait *w = arg;
+    struct drain_view v;
+    uart_engine.drain_view(w->p, &v);
+    return v.busy != w->v.busy || v.out != w->v.out || port_tx_in(w->p) != w->in;
+}
+
+/* Without events: the engine holds nothing and the transmitter is
+ * empty, which the drainer then takes. */
+static bool drain_idle_now(void *arg)
+{
+    struct uart_port *p = arg;
+    struct drain_view v;
+    uart_engine.drain_view(p, &v);
+    return !v.busy && v.out == port_tx_in(p) && uart_lower.tx_empty(&p->hw);
+}
+
+/* uart_be_drain, the port lock held: later writers' bytes, `behind` of
+ * them, have gone into the FIFO after the caller's: are the caller's
+ * gone? Yes once they are at least the transmitter's bytes (FIFO and
+ * shifter), for then all of those came after. The lower half's level is
+ * exact on a DW, "full" on a 16550 once its FIFO holds anything: read as
+ * depth + 1. */
+static bool sent_past(struct uart_port *p, uint64_t behind)
+{
+    unsigned level = uart_lower.tx_level(&p->hw);
+    return behind >= (level >= p->hw.fifo_depth ? p->hw.fifo_depth + 1U : level);
+}
+
+/* drain_reach, the port lock held, a design with events: one look.
+ * DRAIN_DONE: the caller's bytes are gone (later writers' bytes behind
+ * them, as many as the transmitter holds: sent_past), or, the engine
+ * holding nothing, the transmitter says so; DRAIN_FIFO_EMPTY at *at: the
+ * engine holds nothing and the FIFO emptied; DRAIN_WAIT: not yet (w
+ * holds what was seen; the engine was asked for its event). */
+static int drain_look(struct drain_wait *w, uint64_t *at)
+{
+    struct uart_port *p = w->p;
+    uart_engine.drain_view(p, &w->v);
+    w->in = port_tx_in(p);                /* (a writer on another hart may push) */
+    if (w->in > w->target && w->v.out >= w->target && sent_past(p, w->v.out - w->target))
+        return DRAIN_DONE;
+    if (w->v.busy || w->v.out != w->in) {
+        if (w->in > w->target)
+            uart_engine.drain_refill(p);      /* count the bytes going in behind */
+        return DRAIN_WAIT;
+    }
+    int rc = uart_engine.drain_idle(p, at);
+    if (rc == DRAIN_LOOK)
+        rc = uart_lower.tx_empty(&p->hw) ? port_drain_idle(at) : DRAIN_WAIT;
+    if (rc == DRAIN_WAIT)
+        uart_engine.drain_view(p, &w->v);   /* (as the armed event left it) */
+    return rc;
+}
+
+/* uart_be_drain, task: until the caller's bytes (those before tx_in at
+ * the call) have reached the FIFO and, with nothing behind them, the
+ * FIFO emptied. The core waits the design's way (ENGINE_DRAIN_*): on the
+ * drain queue for the engine's events, looking each time (a write wakes
+ * the drainers, so one waiting for the FIFO to empty learns that bytes
+ * behind its own keep it busy); spinning on the transmitter; or
+ * re-checking every character time until the engine holds nothing and
+ * the transmitter is empty. A stalled line times out at the deadline (0:
+ * none), never taken as sent. DRAIN_DONE or DRAIN_FIFO_EMPTY at *at (as
+ * port_drain_idle), or -ETIMEDOUT. */
+static int drain_reach(struct uart_port *p, uint64_t deadline, uint64_t *at)
+{
+    if (uart_engine.flags & ENGINE_DRAIN_SPIN) {
+        uint64_t lim = deadline ? deadline : UINT64_MAX;
+        while (!uart_lower.tx_empty(&p->hw))
+            if (clock_now_ns() > lim)
+                return -ETIMEDOUT;
+        return port_drain_idle(at);
+    }
+    if (!(uart_engine.flags & ENGINE_DRAIN_EVENTS)) {
+        for (;;) {
+            uint64_t next = clock_now_ns() + p->timing.char_ns;
+            if (waitq_wait(&p->drain, drain_idle_now, p,
+                           deadline && deadline < next ? deadline : next) == 0)
+                return port_drain_idle(at);
+            if (deadline && clock_now_ns() >= deadline)
+                return -ETIMEDOUT;
+            port_ctr_add(&p->ctr.drain_timer_waits, 1);
+        }
+    }
+    struct drain_wait w = { .p = p, .target = port_tx_in(p) };
+    for (;;) {
+        unsigned long f = port_lock(p);
+        int rc = drain_look(&w, at);
+        port_unlock(p, f);
+        if (rc != DRAIN_WAIT)
+            return rc;
+        if (waitq_wait(&p->drain, drain_moved, &w, deadline) == -ETIMEDOUT)
+            return -ETIMEDOUT;
+    }
+}
+
+/* Task, any hart: tcdrain: every byte written before the call has left
+ * the wire. Once the engine holds none of them and the FIFO emptied (a
+ * 16550 has no "shifter empty" interrupt), sleep until the last stop bit
+ * is due and confirm TEMT (where the IP has it), a few character times
+ * at most; if other writers' bytes follow after the FIFO emptied (a
+ * writer on another hart), TEMT may not come soon, but the caller's last
+ * byte left the shifter one character after the FIFO emptied. Bounded
+ * by the queued bytes' line time twice over plus a margin (unless the
+ * design has no bound: ENGINE_DRAIN_NO_BOUND). */
 int uart_be_drain(void)
 {
     struct uart_port *p = &uart_port;
     uint64_t char_ns = p->timing.char_ns, empty_ns;
-    uint64_t deadline = clock_now_ns() + DRAIN_MARGIN_NS +
-                        2 * char_ns * (uart_engine.queued(p) + p->hw.fifo_depth + 1U);
+    uint64_t deadline = (uart_engine.flags & ENGINE_DRAIN_NO_BOUND)
+                            ? 0
+                            : clock_now_ns() + DRAIN_MARGIN_NS +
+                                  2 * char_ns * (uart_engine.queued(p) + p->hw.fifo_depth + 1U);
 
     port_ctr_add(&p->ctr.drain_calls, 1);   /* drainers on any hart */
-    int rc = uart_engine.drain(p, deadline, &empty_ns);
+    int rc = drain_reach(p, deadline, &empty_ns);
     uint64_t in0 = port_tx_in(p);
     if (rc == DRAIN_FIFO_EMPTY && !(uart_lower.caps & UART_CAP_TEMT)) {
         sleep_until(empty_ns + char_ns);   /* nothing to confirm it with */

@@ -4,8 +4,8 @@
  *
  *   POSIX layer (src/io) -> uart_be_* (uart_backend.h)
  *   tty core, the upper half (tty.c, tty_rx.c, tty_ctr.c): rings, wait
- *       queues, counters, the tcdrain rule, the RX path, the interrupt's
- *       dispatch -> uart_engine's ops (below) and uart_lower
+ *       queues, counters, tcdrain, the RX path, the interrupt's dispatch
+ *       -> uart_engine's ops (below) and uart_lower
  *   TX engine, one file per design (engine_<BACKEND>.c, its ops table in
  *       engine_<BACKEND>.h): what differs between designs -> uart_lower
  *   lower half, one file per UART IP (uart_lower.h) -> the register seam
@@ -164,9 +164,32 @@ static inline uint64_t port_tx_in(const struct uart_port *p)
  * and wakes the port's wait queues (a kernel service). */
 #define ENGINE_COUNTERS  1U       /* the TX counters exist (else ioctls give ENOTTY) */
 #define ENGINE_RX_POLLED 2U       /* RX is read from the FIFO on demand: no RX interrupt */
-/* engine.drain's results besides -ETIMEDOUT (see there). */
-#define DRAIN_DONE       0
-#define DRAIN_FIFO_EMPTY 1
+/* How tcdrain (the core's, tty.c) waits for a design: */
+#define ENGINE_DRAIN_EVENTS 4U    /* on the drain queue, which the engine wakes at the
+                                     events it is asked for (drain_idle, drain_refill);
+                                     a caller's bytes are gone once as many later ones
+                                     went into the FIFO as the transmitter holds */
+#define ENGINE_DRAIN_SPIN   8U    /* spinning on the transmitter (a polling design) */
+                                  /* neither: re-checking every character time, each a
+                                     counted drain_timer_wait. Without events a drain
+                                     waits until the engine holds nothing at all
+                                     (nothing tells when the caller's bytes went in) */
+#define ENGINE_DRAIN_NO_BOUND 16U /* no deadline of its own (the copier's original) */
+/* What a drain learns (uart_be_drain, drain_idle's answers). */
+#define DRAIN_DONE       0        /* the caller's bytes have left the wire */
+#define DRAIN_FIFO_EMPTY 1        /* nothing queued, the FIFO emptied at a time */
+#define DRAIN_WAIT       2        /* not yet: wait (the engine's event is armed) */
+#define DRAIN_LOOK       3        /* the engine knows nothing: read the transmitter */
+
+/* tcdrain's view of an engine's TX (drain_view): the engine holds
+ * nothing when out is tx_in and it is not busy. */
+struct drain_view {
+    uint64_t out;                 /* bytes moved into the FIFO since boot: tx_in less
+                                     those the engine still holds */
+    bool busy;                    /* it is still moving bytes, or awaits its FIFO-empty
+                                     event (async: the TX interrupt on; the copier
+                                     mid-chunk) */
+};
 struct uart_engine {
     const char *name;             /* BACKEND: "async", "console", "copier" */
     unsigned flags;               /* ENGINE_* */
@@ -187,14 +210,22 @@ struct uart_engine {
      * takes RX itself (NULL: the core's RX path, tty_rx.c); the core
      * charges it to the RX account. */
     void (*rx_irq)(struct uart_port *p);
-    /* Task: wait until every byte written before the call has reached
-     * the FIFO, by deadline_ns. DRAIN_DONE: they have left the wire (TEMT
-     * seen, or, with later writers' bytes behind them, as many of those
-     * have gone into the FIFO as the transmitter holds);
-     * DRAIN_FIFO_EMPTY: nothing is queued and the FIFO emptied at *at_ns,
-     * the shifter may still be sending its last byte; -ETIMEDOUT. The
-     * core's tcdrain rule takes over from there. */
-    int (*drain)(struct uart_port *p, uint64_t deadline_ns, uint64_t *at_ns);
+    /* tcdrain (the core's, uart_be_drain) is fed by these three. Task,
+     * the port lock held (and, as a hint, in the drain wait's condition,
+     * interrupts masked, unlocked): what the engine has moved into the
+     * FIFO, and whether it is busy. */
+    void (*drain_view)(const struct uart_port *p, struct drain_view *v);
+    /* Task, the port lock held, the engine holding nothing and not busy
+     * (ENGINE_DRAIN_EVENTS): what it knows of the FIFO. DRAIN_DONE or
+     * DRAIN_FIFO_EMPTY at *at_ns as port_drain_idle tells them;
+     * DRAIN_WAIT: the engine armed its FIFO-empty event, at which it
+     * wakes the drain queue; DRAIN_LOOK: nothing, the core reads the
+     * transmitter. */
+    int (*drain_idle)(struct uart_port *p, uint64_t *at_ns);
+    /* Task, the port lock held, later writers' bytes queued behind the
+     * caller's (ENGINE_DRAIN_EVENTS): wake the drain queue at the next
+     * refill into the FIFO. */
+    void (*drain_refill)(struct uart_port *p);
     /* Task: bytes the engine holds that are not in the FIFO yet. */
     size_t (*queued)(const struct uart_port *p);
     /* Task, interrupts masked: the counter fields the design derives
@@ -211,10 +242,10 @@ struct uart_engine {
     uint64_t (*phase_instret)(const struct uart_port *p, unsigned i);
 };
 
-/* engine.drain, task, the lower half's tx_empty seen true now: what that
- * tells. DRAIN_DONE where tx_empty sees the shifter (UART_CAP_TEMT); else
- * only the FIFO was seen empty, the last byte may still be on the wire:
- * DRAIN_FIFO_EMPTY at now, and the core's rule waits a character. */
+/* Task (uart_be_drain), the lower half's tx_empty seen true now: what
+ * that tells. DRAIN_DONE where tx_empty sees the shifter (UART_CAP_TEMT);
+ * else only the FIFO was seen empty, the last byte may still be on the
+ * wire: DRAIN_FIFO_EMPTY at now, and the core's rule waits a character. */
 static inline int port_drain_idle(uint64_t *fifo_empty_ns)
 {
     if (uart_lower.caps & UART_CAP_TEMT)
