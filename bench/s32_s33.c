@@ -75,11 +75,13 @@ static bool rx_counters(uint64_t *dropped, uint64_t *irqs)
 
 /* Section task (rx_begin): a blind stream starts when its far end says,
  * not when the section asks: sleep until just before its start (a stream
- * already begun finds its head gone), so that the window, and S33's TX
+ * already begun finds its head gone; the far end may say how long its
+ * line stays quiet before, quiet_ns), so that the window, and S33's TX
  * burst, begin with it. */
 static void blind_wait(struct rx_run *r)
 {
-    uint64_t at = r->w.first_ns > BLIND_LEAD_NS ? r->w.first_ns - BLIND_LEAD_NS : 0;
+    uint64_t lead = r->w.quiet_ns > BLIND_LEAD_NS ? r->w.quiet_ns : BLIND_LEAD_NS;
+    uint64_t at = r->w.first_ns > lead ? r->w.first_ns - lead : 0;
     struct timespec ts = { .tv_sec = (time_t)(at / 1000000000ULL),
                            .tv_nsec = (long)(at % 1000000000ULL) };
 

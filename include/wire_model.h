@@ -54,8 +54,11 @@ struct wire_rx_stats {
     uint64_t first_ns, last_ns; /* arrival of the first byte, of the last one so far */
     bool attached;
     bool blind;                 /* the far end streams on its own, unobserved (a
-                                   hosted run's far_end_stream=): only total and
-                                   first_ns (the start it was given) are known */
+                                   hosted run's far_end_stream=, or a far end
+                                   outside): only total and first_ns (the start it
+                                   was given) are known */
+    uint64_t quiet_ns;          /* blind: the line is quiet this long before
+                                   first_ns at least (0: the section's own lead) */
 };
 
 /* Boot, interrupts masked, after uart_hw_init(): start the model for the

@@ -91,10 +91,11 @@ struct hosted_opts {
     const char *shift, *qemu_mode;  /* icount_shift=, qemu_mode=: /init only */
     const char *counters;           /* --counters, counters=: process or cpuwide */
     const char *stream;             /* --far-end-stream, far_end_stream= */
+    const char *far_end;            /* --far-end, far_end=: external */
     const char *rx_trigger;         /* --rx-trigger, rx_trigger= */
     bool init;                      /* PID 1 or --init: init.c */
     const char *n_tty, *n_baud, *n_baud_is, *n_sections, *n_counters_is, *n_stream_is,
-          *n_trigger_is;
+          *n_trigger_is, *n_far_end_is;
 };
 
 /* main: true when the run is a system's /init (PID 1, or --init): the
@@ -123,6 +124,10 @@ struct hosted_stream {
     uint32_t seed;
 };
 extern struct hosted_stream hosted_stream;
+/* main (--far-end external, far_end=external): the line's far end is a
+ * program at the tty's other end (scripts/far-end), which S32 and S33
+ * ask for their stream on the tty (far_end.c). */
+extern bool hosted_far_external;
 /* main: BYTES@START[:SEED] into *out; 0, or -1 when text is not one. */
 int hosted_stream_parse(const char *text, struct hosted_stream *out);
 /* main, after hosted_tty_open and sysfs: the tty's RX FIFO trigger from

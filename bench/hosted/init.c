@@ -1,8 +1,9 @@
 /* uartbench-hosted as a Linux system's /init (the Linux 8250 peer,
  * docs/linux-peer.md): PID 1, or any process given --init. The options
  * come from the environment, where the kernel puts the boot arguments it
- * does not know itself (tty=, baud=, sections=, quick=, counters=, far_end_stream=, rx_trigger=, and qemu-run's
- * qemu_mode= and icount_shift=). The log and the tty under test are one
+ * does not know itself (tty=, baud=, sections=, quick=, counters=,
+ * far_end_stream=, far_end=, rx_trigger=, and qemu-run's qemu_mode= and
+ * icount_shift=). The log and the tty under test are one
  * UART there (the kernel's console is the port under test), so the log
  * goes out on the tty under test with the payloads between its payload
  * markers, as a kernel's log does (witness.c), its line ends CR LF as on
@@ -35,6 +36,8 @@ void hosted_init_options(struct hosted_opts *o)
     o->counters = getenv("counters");
     o->stream = getenv("far_end_stream");
     o->n_stream_is = "far_end_stream=";
+    o->far_end = getenv("far_end");
+    o->n_far_end_is = "far_end=";
     o->rx_trigger = getenv("rx_trigger");
     o->n_trigger_is = "rx_trigger=";
     o->n_counters_is = "counters=";

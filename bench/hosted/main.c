@@ -20,7 +20,7 @@
 static const char usage[] =
     "usage: uartbench-hosted --tty PATH --baud N [--sections S10,S20,...] [--quick]\n"
     "                        [--counters process|cpuwide] [--far-end-stream BYTES@START[:SEED]]\n"
-    "                        [--rx-trigger 1|4|8|14]\n"
+    "                        [--rx-trigger 1|4|8|14] [--far-end external]\n"
     "       uartbench-hosted --init   (options from the environment, as a system's /init)\n"
     "\n"
     "Runs the UART benchmark's sections on a Linux tty: the payloads go out on\n"
@@ -38,12 +38,17 @@ static const char usage[] =
     "                   scripts/qemu-run's option of the same name): S32 (65536 bytes,\n"
     "                   quick 6553, seed 32) or S33 (4096, seed 33) reads it when it is\n"
     "                   theirs, counting its loss from the pattern\n"
+    "  --far-end external\n"
+    "                   the line's far end is a program at the tty's other end\n"
+    "                   (scripts/far-end): S32 and S33 ask it for their stream on\n"
+    "                   the tty and read it, counting its loss from the pattern\n"
     "  --rx-trigger N   set the tty's RX FIFO trigger (its driver's sysfs\n"
     "                   rx_trig_bytes: 1, 4, 8 or 14 bytes) before the run\n"
     "  --init           as PID 1 does: the options from the environment (tty=PATH\n"
     "                   baud=N [sections=LIST] [quick=1] [qemu_mode=icount|realtime]\n"
     "                   [icount_shift=N] [counters=process|cpuwide]\n"
-    "                   [far_end_stream=BYTES@START[:SEED]] [rx_trigger=N]: the kernel passes its unknown boot arguments\n"
+    "                   [far_end_stream=BYTES@START[:SEED]] [far_end=external]\n"
+    "                   [rx_trigger=N]: the kernel passes its unknown boot arguments\n"
     "                   so), the log on the tty with the payloads, as a kernel's log;\n"
     "                   PID 1 then powers the machine off\n"
     "  --help           this text\n"
@@ -99,7 +104,7 @@ static int parse_args(int argc, char **argv, struct hosted_opts *o, char *err, s
         { "tty", required_argument, 0, 't' }, { "baud", required_argument, 0, 'b' },
         { "sections", required_argument, 0, 's' }, { "quick", no_argument, 0, 'q' },
         { "counters", required_argument, 0, 'c' }, { "far-end-stream", required_argument, 0, 'f' },
-        { "rx-trigger", required_argument, 0, 'r' },
+        { "rx-trigger", required_argument, 0, 'r' }, { "far-end", required_argument, 0, 'e' },
         { "init", no_argument, 0, 'i' }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
     };
     int c;
@@ -116,6 +121,7 @@ static int parse_args(int argc, char **argv, struct hosted_opts *o, char *err, s
         case 'c': o->counters = optarg; break;
         case 'f': o->stream = optarg; break;
         case 'r': o->rx_trigger = optarg; break;
+        case 'e': o->far_end = optarg; break;
         case 'i': o->init = true; break;
         case 'h': fputs(usage, stdout); return 1;
         default:
@@ -179,6 +185,16 @@ static int check_opts(const struct hosted_opts *o, unsigned *baud, char *err, si
                  o->stream);
         return HOSTED_EXIT_USAGE;
     }
+    if (o->far_end && strcmp(o->far_end, "external") != 0) {
+        snprintf(err, n, "%s%s: valid value: external", o->n_far_end_is, o->far_end);
+        return HOSTED_EXIT_USAGE;
+    }
+    if (o->far_end && o->stream) {
+        snprintf(err, n, "%sexternal and %s%s: one far end or the other", o->n_far_end_is,
+                 o->n_stream_is, o->stream);
+        return HOSTED_EXIT_USAGE;
+    }
+    hosted_far_external = o->far_end != NULL;
     if (o->sections && check_sections(o, o->sections, err, n))
         return HOSTED_EXIT_USAGE;
     return 0;
@@ -191,7 +207,8 @@ int main(int argc, char **argv)
                              .n_baud_is = "--baud ", .n_sections = "--sections",
                              .n_counters_is = "--counters ",
                              .n_stream_is = "--far-end-stream ",
-                             .n_trigger_is = "--rx-trigger " };
+                             .n_trigger_is = "--rx-trigger ",
+                             .n_far_end_is = "--far-end " };
     char err[512];
     unsigned baud;
 

@@ -121,7 +121,9 @@ void bench_manifest_platform(void)
                hosted_tty.baud, l.fifo, l.bus_ns);
     if (hosted_rx_trigger)
         printf("  wire_rx_trigger=%u rx_trigger_source=sysfs\n", hosted_rx_trigger);
-    if (hosted_stream.bytes)
+    if (hosted_far_external)
+        printf("  peer=external\n");
+    else if (hosted_stream.bytes)
         printf("  peer=autonomous far_end_stream=%llu@%lluns:%lu\n",
                (unsigned long long)hosted_stream.bytes, (unsigned long long)hosted_stream.start_ns,
                (unsigned long)hosted_stream.seed);

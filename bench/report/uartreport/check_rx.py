@@ -23,7 +23,7 @@ RX_REASON_RE = re.compile(r"^(rx-unaccounted|rx-crc-mismatch|overrun-count-misma
                           r"rx-pattern-mismatch|stream-began-early|read-errno-\d+)$")
 TX_REASON_RE = re.compile(r"^(write-errno-\d+|write-no-progress|drain-errno-\d+)$")
 TRIGGERS = ("1", "4", "8", "14")
-PEER_RE = re.compile(r"^(off|stream|burst:\d+:\d+ns|autonomous)$")
+PEER_RE = re.compile(r"^(off|stream|burst:\d+:\d+ns|autonomous|external)$")
 STREAM_RE = re.compile(r"^\d+@\d+ns:\d+$")
 BLIND = ("sent", "received", "lost", "gaps", "first_offset")
 NEW_KEYS = ("rx_sustained_bytes", "rx_duplex_bytes", "rx_peer_pattern")
@@ -104,7 +104,8 @@ def rx_stream(ctx):
         if ctx.status(sid) == "SKIPPED":
             _skipped(ctx, sid)
             continue
-        far = ["wire_model"] if log.line_point() is None else \
+        far = [] if man.get("peer") == "external" else \
+            ["wire_model"] if log.line_point() is None else \
             ["peer"] if man.get("peer") == "off" else []
         if far or _rec(log, sid, "skip") is not None:
             ctx.fail(sid, "status", "%s, but %s: the section reports SKIPPED" % (
@@ -127,14 +128,15 @@ def rx_stream(ctx):
 
 
 def _blind(ctx, sid, rec):
-    """A stream the program read blind (uartbench-hosted's far_end_stream=):
-    its loss from the pattern adds up, what the guest cannot know is na, the
-    status follows the pattern; what the far end sent and delivered is
-    checked against its own log, outside."""
+    """A stream the program read blind (uartbench-hosted's far_end_stream=,
+    or a far end outside: peer=external, scripts/far-end): its loss from
+    the pattern adds up, what the guest cannot know is na, the status
+    follows the pattern; what the far end sent and delivered is checked
+    against its own log, outside."""
     name, man = rec.tag + ".", ctx.log.manifest
-    if man.get("peer") != "autonomous":
+    if man.get("peer") not in ("autonomous", "external"):
         ctx.fail(sid, name + "lost_source", "pattern (a blind stream), but the manifest has "
-                 "peer=%s, not autonomous" % man.get("peer"))
+                 "peer=%s, not autonomous or external" % man.get("peer"))
     v = {k: series.uint(rec.get(k, "")) for k in BLIND}
     v["read_errno"] = _int(rec.get("read_errno"))
     if None in v.values() or rec.get("pattern") not in ("in-order", "MISMATCH"):
@@ -218,6 +220,7 @@ def _skipped(ctx, sid):
         return
     reason = rec.get("reason")
     want = "stream-mismatch" if man.get("peer") == "autonomous" else \
+        None if man.get("peer") == "external" else \
         "no-wire-model" if ctx.log.line_point() is None else \
         "peer-off" if man.get("peer") == "off" else None
     if reason not in SKIP_REASONS:
@@ -311,7 +314,8 @@ def manifest(ctx):
         ctx.fail("S00", "wire_rx_trigger", "%r is not an RX FIFO trigger level (%s)"
                  % (man["wire_rx_trigger"], "|".join(TRIGGERS)))
     if "peer" in man and not PEER_RE.match(man["peer"]):
-        ctx.fail("S00", "peer", "%r is not off, stream, burst:N:<T>ns or autonomous" % man["peer"])
+        ctx.fail("S00", "peer", "%r is not off, stream, burst:N:<T>ns, autonomous or external"
+                 % man["peer"])
     if (man.get("peer") == "autonomous") != ("far_end_stream" in man) or \
             "far_end_stream" in man and not STREAM_RE.match(man["far_end_stream"]):
         ctx.fail("S00", "far_end_stream", "%r with peer=%s: an autonomous far end names its "

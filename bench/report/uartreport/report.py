@@ -22,8 +22,9 @@ INTRO = {
               "took but found no room for in its RX ring (na: no RX counters); CPU %: the "
               "window's cycles outside idle and the model, model CPU %: the model's own. "
               "CRC check far-end: a stream the program read blind (peer autonomous: QEMU's "
-              "far end started it by itself), its loss counted from the pattern and its "
-              "CRC held against the far end's log outside the program.",
+              "far end started it by itself; peer external: a far end outside the board, "
+              "scripts/far-end, sent it when asked), its loss counted from the pattern and "
+              "its CRC held against the far end's log outside the program.",
     "rxpoint": "The same sections at more operating points (`report --rx-point`), a table "
                "each: ratios against the table's first column.",
     "status": "Per-section status lines (`section=Sxx status=... [reason=]`); INVALID: the "
