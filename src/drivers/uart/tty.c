@@ -238,11 +238,11 @@ static int drain_look(struct drain_wait *w, uint64_t *at)
     if (w->in > w->target && w->v.out >= w->target && sent_past(p, w->v.out - w->target))
         return DRAIN_DONE;
     if (w->v.busy || w->v.out != w->in) {
-        if (w->in > w->target)
+        if (w->in > w->target && uart_engine.drain_refill)
             uart_engine.drain_refill(p);      /* count the bytes going in behind */
         return DRAIN_WAIT;
     }
-    int rc = uart_engine.drain_idle(p, at);
+    int rc = uart_engine.drain_idle ? uart_engine.drain_idle(p, at) : DRAIN_LOOK;
     if (rc == DRAIN_LOOK)
         rc = uart_lower.tx_empty(&p->hw) ? port_drain_idle(at) : DRAIN_WAIT;
     if (rc == DRAIN_WAIT)

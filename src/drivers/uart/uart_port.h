@@ -220,11 +220,11 @@ struct uart_engine {
      * DRAIN_FIFO_EMPTY at *at_ns as port_drain_idle tells them;
      * DRAIN_WAIT: the engine armed its FIFO-empty event, at which it
      * wakes the drain queue; DRAIN_LOOK: nothing, the core reads the
-     * transmitter. */
+     * transmitter (NULL: always DRAIN_LOOK). */
     int (*drain_idle)(struct uart_port *p, uint64_t *at_ns);
     /* Task, the port lock held, later writers' bytes queued behind the
      * caller's (ENGINE_DRAIN_EVENTS): wake the drain queue at the next
-     * refill into the FIFO. */
+     * refill into the FIFO (NULL: no such event). */
     void (*drain_refill)(struct uart_port *p);
     /* Task: bytes the engine holds that are not in the FIFO yet. */
     size_t (*queued)(const struct uart_port *p);
