@@ -9,6 +9,7 @@ import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from far_end_line import pattern as pattern_bytes  # noqa: E402
 from qemu_line import QEMU, QEMU_DATA  # noqa: E402
 
 UART = 0x10000000
@@ -30,7 +31,7 @@ FE = dict(ID=0x00, CONTROL=0x04, SEED=0x08, BYTES=0x0C, BURST=0x10, PERIOD_LO=0x
 
 def pattern(seed, k):
     """The far end's byte at stream offset k (and pattern.h's)."""
-    return 0x21 + (k * 7 + k // 94 + seed) % 94
+    return pattern_bytes(seed, k, 1)[0]
 
 
 class QTest:

@@ -11,7 +11,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 QEMU_RUN = os.path.join(HERE, "..", "..", "scripts", "qemu-run")
 PICOLIBC_ERRNO_H = "/usr/lib/picolibc/riscv64-unknown-elf/include/sys/errno.h"
-PATTERN_FIRST, PATTERN_SPAN = 0x21, 94
+sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
+import far_end_line  # noqa: E402  (the host's pattern, as the far end sends it)
 
 
 def arg_parser(doc, timeout, log_help=None, append=False):
@@ -70,8 +71,7 @@ def match_lines(text, expect=(), reject=()):
 
 def pattern(n, seed, off=0):
     """The bytes pattern_fill(buf, n, seed, off) writes (include/pattern.h)."""
-    return bytes(PATTERN_FIRST + ((k * 7 + k // PATTERN_SPAN + seed) % PATTERN_SPAN)
-                 for k in range(off, off + n))
+    return far_end_line.pattern(seed, off, n)
 
 
 def picolibc_errno(path=PICOLIBC_ERRNO_H):
