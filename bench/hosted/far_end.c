@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <termios.h>
-#include <unistd.h>
 #include "clock.h"
 #include "hosted.h"
 #include "wire_model.h"
@@ -85,14 +84,8 @@ static void request(const char *text)
 {
     char buf[96];
     int n = snprintf(buf, sizeof buf, "\002%s\003", text);
-    for (int off = 0; n > 0 && off < n;) {
-        ssize_t k = write(hosted_tty.fd, buf + off, (size_t)(n - off));
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            break;
-        off += (int)k;
-    }
+    if (n > 0)
+        hosted_write_all(hosted_tty.fd, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
 /* wire_peer_start, --far-end external: ask for the stream, to begin

@@ -31,6 +31,9 @@ extern struct hosted_tty hosted_tty;
  * the tty took it; 0, or HOSTED_EXIT_USAGE / HOSTED_EXIT_TTY with the
  * reason written to err. */
 int hosted_tty_open(const char *path, unsigned baud, char *err, size_t n);
+/* Any thread (init.c's log, far_end.c's requests): n bytes out on fd
+ * whole; an error drops the rest (they have nowhere else to go). */
+void hosted_write_all(int fd, const void *p, size_t n);
 /* main, before any thread: pin the process to the CPU it runs on, open
  * the perf counters (the process's: inherited by every thread started
  * later; the CPU's), and where the PMU has one counter per event for the

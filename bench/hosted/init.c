@@ -47,21 +47,6 @@ void hosted_init_options(struct hosted_opts *o)
     o->n_sections = "sections=";
 }
 
-/* log_write: n bytes out on fd whole (an error drops the rest: the log
- * has nowhere else to go). */
-static void write_all(int fd, const char *p, size_t n)
-{
-    while (n) {
-        ssize_t k = write(fd, p, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return;
-        p += k;
-        n -= (size_t)k;
-    }
-}
-
 /* stdout's write function (fopencookie), any thread holding stdout's
  * lock: the log on the tty, each "\n" as "\r\n", unless the tty's own
  * OPOST|ONLCR does that (S13 turns it on): the bytes a kernel's console
@@ -80,7 +65,7 @@ static ssize_t log_write(void *cookie, const char *buf, size_t n)
                 out[k++] = '\r';
             out[k++] = buf[i];
         }
-        write_all(fd, out, k);
+        hosted_write_all(fd, out, k);
     }
     return (ssize_t)n;
 }

@@ -237,3 +237,18 @@ unsigned uart_be_phases(struct uart_phase *out, unsigned max)
     (void)max;
     return 0;
 }
+
+/* hosted.h. */
+void hosted_write_all(int fd, const void *p, size_t n)
+{
+    const char *b = p;
+    while (n) {
+        ssize_t k = write(fd, b, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return;
+        b += k;
+        n -= (size_t)k;
+    }
+}
