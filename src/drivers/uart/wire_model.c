@@ -389,37 +389,4 @@ bool wire_write(const struct uart_cfg *c, unsigned r, uint32_t *v)
     return pass;
 }
 
-#else /* model off: the hooks are never called; stats read all zero */
-
-/* Boot: nothing to model. */
-void wire_model_init(const struct uart_cfg *c, const struct peer_point *peer)
-{
-    (void)c;
-    (void)peer;
-}
-
-/* Boot task: no modelled line, no line fault. */
-int wire_model_fault(enum wire_fault f)
-{
-    return f == WIRE_FAULT_NONE ? 0 : -ENODEV;
-}
-
-/* Any task. */
-void wire_model_stats(struct wire_stats *out)
-{
-    *out = (struct wire_stats){ 0 };
-}
-
-/* Any task: no model, no timers. */
-bool wire_model_hart_quiesce(void)
-{
-    return true;
-}
-
-/* Any task: no model, no lock. */
-void wire_model_lock_stats(struct spinlock_stats *out)
-{
-    *out = (struct spinlock_stats){ 0 };
-}
-
 #endif
