@@ -13,7 +13,6 @@ does on a real port). Checks:
 - the capture, the requests taken out, is S33's TX payload, whole
   (tests/qemu/witness.py), and nothing else;
 - `report --check` on the log is clean."""
-import argparse
 import os
 import re
 import select
@@ -29,6 +28,8 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from uartreport import check, parse  # noqa: E402
 import witness  # noqa: E402
 from far_end_line import FarEnd  # noqa: E402
+sys.path.insert(0, HERE)
+from pty_run import arg_parser  # noqa: E402
 
 SEEDS = {"S32": 32, "S33": 33}
 
@@ -102,12 +103,7 @@ def check_streams(log, far, errors):
 
 def main():
     """Run, check, report."""
-    p = argparse.ArgumentParser(description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--binary", required=True, help="uartbench-hosted")
-    p.add_argument("--log", required=True, help="where to keep the log (stdout)")
-    p.add_argument("--baud", type=int, default=115200)
-    p.add_argument("--timeout", type=float, default=40)
+    p = arg_parser(__doc__, 40)
     args = p.parse_args()
     status, out, err, far = serve(args.binary, args.baud, args.log, args.timeout)
     with open(args.log + ".far-end", "wb") as fh:

@@ -24,7 +24,6 @@ the environment, tty= baud= quick=1), and the far end's capture is the
 log itself, its payloads inline as a kernel's (no witness_bytes=far-end,
 nothing on stdout): that capture is the log checked.
 Prints the S20 and S41 figures of the run."""
-import argparse
 import os
 import platform
 import re
@@ -39,7 +38,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "qemu"))
 from uartreport import check, parse  # noqa: E402
 import suite_status  # noqa: E402
 import witness  # noqa: E402
-from pty_run import FarEnd, run  # noqa: E402
+from pty_run import FarEnd, arg_parser, run  # noqa: E402
 
 SKIPPED = dict(suite_status.SKIPPED, S31="no-loopback")  # a pty has no TIOCM_LOOP
 COUNTER_RE = re.compile(r"^(perf-hw-\S+|not-available)$")
@@ -129,12 +128,7 @@ def figures(log):
 
 def main():
     """Run, check, report."""
-    p = argparse.ArgumentParser(description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--binary", required=True, help="uartbench-hosted")
-    p.add_argument("--log", required=True, help="where to keep the log (stdout)")
-    p.add_argument("--baud", type=int, default=115200)
-    p.add_argument("--timeout", type=float, default=50)
+    p = arg_parser(__doc__, 50)
     p.add_argument("--init", action="store_true",
                    help="run as /init: options from the environment, the log on the tty")
     args = p.parse_args()

@@ -2,6 +2,7 @@
 process, capturing on the master side every byte the benchmark writes
 to the tty: the far end of the line. Used by check_pty.py and
 check_errors.py."""
+import argparse
 import os
 import select
 import subprocess
@@ -45,6 +46,18 @@ class FarEnd:
         os.close(self.master)
         os.close(self.slave)
         return bytes(self.data)
+
+
+def arg_parser(doc, timeout):
+    """The checkers' command line: --binary, --log, --baud, --timeout (the
+    given default); the caller adds its own."""
+    p = argparse.ArgumentParser(description=doc,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--binary", required=True, help="uartbench-hosted")
+    p.add_argument("--log", required=True, help="where to keep the log (stdout)")
+    p.add_argument("--baud", type=int, default=115200)
+    p.add_argument("--timeout", type=float, default=timeout)
+    return p
 
 
 def run(binary, args, log_path=None, timeout=50, **kw):
