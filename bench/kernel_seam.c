@@ -33,10 +33,12 @@ void bench_payload_end(const char *tag, uint64_t bytes, uint32_t crc)
            (unsigned long)crc);
 }
 
-/* print_wire: the far end's traffic. */
+/* print_wire: the far end's traffic (outside: external). */
 static void print_peer(const struct peer_point *pp)
 {
-    if (pp->mode == PEER_BURST)
+    if (bench_peer_external())
+        printf("external\n");
+    else if (pp->mode == PEER_BURST)
         printf("burst:%lu:%lluns\n", (unsigned long)pp->burst, (unsigned long long)pp->period_ns);
     else
         printf("%s\n", pp->mode == PEER_OFF ? "off" : "stream");
@@ -63,6 +65,8 @@ static void print_wire(const struct uart_cfg *u)
             print_peer(pp);
         } else {
             printf("  line=%s\n", board.qemu ? "instant" : "serial");
+            if (bench_peer_external())
+                printf("  peer=external\n");
         }
         return;
     }

@@ -261,6 +261,7 @@ static void bench_env_init(void)
     struct uart_counters c;
     bench.async = uart_be_counters(&c) == 0;
     bench.selected = select_sections();
+    bench_peer_init();
 }
 
 /* Boot task: start on the next whole millisecond, so that every later

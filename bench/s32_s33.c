@@ -104,10 +104,10 @@ static int rx_begin(struct rx_run *r, uint64_t want, uint32_t seed)
 
     *r = (struct rx_run){ .want = want, .t0 = clock_now_ns() + lead };
     r->overruns0 = uart_be_overruns();
-    int rc = wire_peer_start(want, seed, r->t0);
+    int rc = bench_peer_start(want, seed, r->t0);
     if (rc)
         return rc;
-    wire_peer_stats(&r->w);
+    bench_peer_stats(&r->w);
     if (r->w.blind)
         blind_wait(r);
     bench_rx_flush();
@@ -150,7 +150,7 @@ static void read_modelled(struct rx_run *r)
 {
     for (;;) {
         int avail = 1;
-        wire_peer_stats(&r->w);
+        bench_peer_stats(&r->w);
         if (r->got == r->want)
             break;
         if (r->w.sent == r->want && !r->w.fifo_level)   /* only then can it be over */
@@ -179,9 +179,9 @@ static void rx_read_all(struct rx_run *r)
         read_modelled(r);
     r->t_end = clock_now_ns();
     snap(&r->b, false);
-    wire_peer_stats(&r->w);
+    bench_peer_stats(&r->w);
     bench_rx_own_end(r->got);   /* before QEMU's own RX is the UART's again */
-    wire_peer_stop();
+    bench_peer_stop();
 }
 
 /* Section task: `x.yyy` of a / b (thousandths). */

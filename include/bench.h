@@ -47,6 +47,21 @@ int bench_main(void);
  * the number of failed sections (the exit status). */
 int bench_run_all(void);
 
+/* The far end of RX streams (bench/far_peer.c), over the platform's
+ * (wire_model.h). Boot task (bench_env_init): the boot argument
+ * far_end=external, or the run stops (EXIT_BOOTARG). */
+void bench_peer_init(void);
+/* Any task: far_end=external was given. */
+bool bench_peer_external(void);
+/* Section task: a stream of bytes pattern bytes (seed) from start_ns on
+ * (the external far end: from a little after now); 0 or the platform's
+ * -errno (wire_peer_start). A blind stream is read with a timeout until
+ * bench_peer_stop. */
+struct wire_rx_stats;
+int bench_peer_start(uint64_t bytes, uint32_t seed, uint64_t start_ns);
+void bench_peer_stop(void);
+void bench_peer_stats(struct wire_rx_stats *out);
+
 /* Any task: the section table, in run order, and its length. */
 const struct bench_section *bench_sections(unsigned *n);
 

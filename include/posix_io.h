@@ -17,7 +17,14 @@
  *
  * tcsetattr: c_oflag bits other than OPOST|ONLCR and any c_iflag or c_lflag
  * bit give EINVAL (no input processing, echo or canonical mode exists);
- * c_cflag, c_cc and the speeds are ignored (the board fixes the line).
+ * c_cflag, the speeds and c_cc other than VMIN and VTIME are ignored (the
+ * board fixes the line).
+ *
+ * Reads are non-canonical. VMIN 1, VTIME 0 (the boot state): a blocking
+ * read waits for the first byte. VMIN 0: it waits at most VTIME tenths
+ * of a second from the call and returns 0 if none came (VTIME 0: at
+ * once). Any other pair gives EINVAL: a read returns what has arrived,
+ * never waits for more than one byte. O_NONBLOCK wins over both (EAGAIN).
  * TCSAFLUSH drains output and discards unread input.
  *
  * tcdrain and TCSBRK: a backend timeout (-ETIMEDOUT, the transmitter did
@@ -96,6 +103,12 @@ struct termios {
 #endif
 #ifndef ONLCR
 #define ONLCR     0x0004
+#endif
+#ifndef VTIME
+#define VTIME     5
+#endif
+#ifndef VMIN
+#define VMIN      6
 #endif
 #ifndef TCSANOW
 #define TCSANOW   0
@@ -183,7 +196,7 @@ void posix_io_fault_write(int after, int err);
  * driver, blocking. */
 void posix_console_out(const char *s, size_t n);
 
-/* Internal to src/io (posix.c, posix_tty.c, onlcr.c), not for callers;
+/* Internal to src/io (posix.c, posix_tty.c, onlcr.c, read_timing.c), not for callers;
  * the two puts with the writer turn held (uart_be_turn_take). */
 ssize_t posix_be_put(const void *p, size_t n, bool nonblock);
 ssize_t posix_out_onlcr(const struct iovec *iov, int cnt, bool nonblock);
@@ -194,5 +207,9 @@ void posix_files_init(void);
 bool posix_tty_onlcr(void);
 tcflag_t posix_oflag(void);
 void posix_oflag_set(tcflag_t f);
+bool posix_read_timing_ok(const struct termios *t);
+void posix_read_timing_get(struct termios *t);
+void posix_read_timing_set(const struct termios *t);
+ssize_t posix_be_read(void *buf, size_t n, bool nonblock);
 
 #endif

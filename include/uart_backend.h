@@ -87,6 +87,9 @@ static inline ssize_t uart_be_write(const void *buf, size_t n, bool nonblock)
 /* Task: read up to n received bytes; -EAGAIN when none and non-blocking;
  * blocking waits for at least one byte. */
 ssize_t uart_be_read(void *buf, size_t n, bool nonblock);
+/* Task: the same, but a read that finds none waits for the first only
+ * until deadline_ns (clock_now_ns), and returns 0 when it passes. */
+ssize_t uart_be_read_until(void *buf, size_t n, uint64_t deadline_ns);
 /* Task: wait until every queued byte has left the wire (TEMT);
  * 0 or -ETIMEDOUT. */
 int uart_be_drain(void);

@@ -1,6 +1,6 @@
 /* The rest of what the sections call of the kernel, as a Linux program
  * has it: the clock (CLOCK_MONOTONIC), the log (stdout) and the exit,
- * the boot arguments (only sections=, from --sections), the CPU count,
+ * the boot arguments (sections=, far_end=), the CPU count,
  * S43's timer slack (its idle groups run a
  * second time at 1 ns) and the kernel-only sections (S05: the driver's
  * ring, S06: the kernel's primitives), which report SKIPPED. */
@@ -65,12 +65,15 @@ void panic(const char *fmt, ...)
     _exit(EXIT_PANIC);
 }
 
-/* Any task: the one boot argument a hosted run has, sections=. */
+/* Any task: the boot arguments a hosted run has: sections= (from
+ * --sections), far_end=external (--far-end external, checked by main). */
 const char *bootarg(const char *key, char *buf, size_t n)
 {
-    if (strcmp(key, "sections") != 0 || !hosted_sections || !n)
+    const char *v = strcmp(key, "sections") == 0 ? hosted_sections :
+                    strcmp(key, "far_end") == 0 && hosted_far_external ? "external" : NULL;
+    if (!v || !n)
         return 0;
-    snprintf(buf, n, "%s", hosted_sections);
+    snprintf(buf, n, "%s", v);
     return buf;
 }
 

@@ -128,14 +128,15 @@ static struct posix_file *io_file(int fd, int denied, const void *buf, size_t n,
     return *r == 1 ? f : NULL;
 }
 
-/* Any task: received bytes; blocking fds wait for at least one. */
+/* Any task: received bytes; blocking fds wait for at least one (or, with
+ * VMIN 0, until VTIME passes). */
 ssize_t POSIX_NAME(read)(int fd, void *buf, size_t n)
 {
     ssize_t r;
     struct posix_file *f = io_file(fd, O_WRONLY, buf, n, &r);
     if (!f)
         return r;
-    r = uart_be_read(buf, n < IO_SSIZE_MAX ? n : IO_SSIZE_MAX, f->flags & O_NONBLOCK);
+    r = posix_be_read(buf, n < IO_SSIZE_MAX ? n : IO_SSIZE_MAX, f->flags & O_NONBLOCK);
     return r < 0 ? fail((int)-r) : r;
 }
 

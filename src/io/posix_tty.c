@@ -1,4 +1,4 @@
-/* Terminal control of the console: termios (output processing only),
+/* Terminal control of the console: termios (output processing, read timing),
  * tcdrain, ioctl, and the layer's init and statistics. The termios state
  * belongs to the device, shared by every fd; posix_io.h has the semantics. */
 #include <stdarg.h>
@@ -24,6 +24,7 @@ void posix_io_init(void)
 {
     posix_files_init();
     posix_oflag_set(0);
+    posix_read_timing_set(NULL);
     memset(&stats, 0, sizeof stats);
 }
 
@@ -61,7 +62,7 @@ int POSIX_NAME(tcdrain)(int fd)
     return r < 0 ? fail(-r) : 0;
 }
 
-/* Any task: the device's termios; only c_oflag carries state. */
+/* Any task: the device's termios; c_oflag, VMIN and VTIME carry state. */
 int POSIX_NAME(tcgetattr)(int fd, struct termios *t)
 {
     if (!posix_fd_valid(fd))
@@ -70,11 +71,12 @@ int POSIX_NAME(tcgetattr)(int fd, struct termios *t)
         return fail(EFAULT);
     memset(t, 0, sizeof *t);
     t->c_oflag = posix_oflag();
+    posix_read_timing_get(t);
     return 0;
 }
 
-/* Any task: set c_oflag (OPOST|ONLCR) now, after a drain (TCSADRAIN), or
- * after a drain and discarding unread input (TCSAFLUSH). */
+/* Any task: set c_oflag (OPOST|ONLCR), VMIN and VTIME now, after a drain
+ * (TCSADRAIN), or after a drain and discarding unread input (TCSAFLUSH). */
 int POSIX_NAME(tcsetattr)(int fd, int actions, const struct termios *t)
 {
     if (!posix_fd_valid(fd))
@@ -83,7 +85,8 @@ int POSIX_NAME(tcsetattr)(int fd, int actions, const struct termios *t)
         return fail(EFAULT);
     if (actions != TCSANOW && actions != TCSADRAIN && actions != TCSAFLUSH)
         return fail(EINVAL);
-    if ((t->c_oflag & ~(tcflag_t)OFLAG_OK) || t->c_iflag || t->c_lflag)
+    if ((t->c_oflag & ~(tcflag_t)OFLAG_OK) || t->c_iflag || t->c_lflag ||
+        !posix_read_timing_ok(t))
         return fail(EINVAL);
     if (actions != TCSANOW) {
         int r = tty_drain();
@@ -93,6 +96,7 @@ int POSIX_NAME(tcsetattr)(int fd, int actions, const struct termios *t)
             tty_discard_input();
     }
     posix_oflag_set(t->c_oflag);
+    posix_read_timing_set(t);
     return 0;
 }
 

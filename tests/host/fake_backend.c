@@ -26,6 +26,7 @@ static struct {
     char rx[FAKE_RX];
     size_t rx_len, reads;
     bool read_nb;
+    uint64_t read_deadline;       /* of the last timed read; 0: the last was untimed */
     int drain_result, counters_result;
     size_t drains, counter_resets;
     int loopback;
@@ -71,6 +72,7 @@ bool fake_tx_is(const char *s) { return fk.tx_len == strlen(s) && !memcmp(fk.tx,
 size_t fake_rx_left(void) { return fk.rx_len; }
 size_t fake_reads(void) { return fk.reads; }
 bool fake_read_nonblock(void) { return fk.read_nb; }
+uint64_t fake_read_deadline(void) { return fk.read_deadline; }
 size_t fake_drains(void) { return fk.drains; }
 size_t fake_counter_resets(void) { return fk.counter_resets; }
 int fake_loopback(void) { return fk.loopback; }
@@ -136,19 +138,36 @@ ssize_t uart_be_write_held(const void *buf, size_t n, bool nonblock)
     return (ssize_t)k;
 }
 
+/* uart_be_read, uart_be_read_until: up to n scripted RX bytes. */
+static ssize_t rx_take(void *buf, size_t n)
+{
+    size_t k = n < fk.rx_len ? n : fk.rx_len;
+    memcpy(buf, fk.rx, k);
+    memmove(fk.rx, fk.rx + k, fk.rx_len - k);
+    fk.rx_len -= k;
+    return (ssize_t)k;
+}
+
 /* Backend: the scripted RX bytes; an empty RX would block: -EDEADLK. */
 ssize_t uart_be_read(void *buf, size_t n, bool nonblock)
 {
     fk.calls++;
     fk.reads++;
     fk.read_nb = nonblock;
+    fk.read_deadline = 0;
     if (fk.rx_len == 0)
         return nonblock ? -EAGAIN : -EDEADLK;
-    size_t k = n < fk.rx_len ? n : fk.rx_len;
-    memcpy(buf, fk.rx, k);
-    memmove(fk.rx, fk.rx + k, fk.rx_len - k);
-    fk.rx_len -= k;
-    return (ssize_t)k;
+    return rx_take(buf, n);
+}
+
+/* Backend: the same, timed: an empty RX is its deadline passed, 0. */
+ssize_t uart_be_read_until(void *buf, size_t n, uint64_t deadline_ns)
+{
+    fk.calls++;
+    fk.reads++;
+    fk.read_nb = false;
+    fk.read_deadline = deadline_ns;
+    return rx_take(buf, n);
 }
 
 /* Backend: drain counts the call and returns the scripted result. */

@@ -37,6 +37,7 @@ bool fake_tx_is(const char *s);          /* accepted bytes are exactly s */
 size_t fake_rx_left(void);
 size_t fake_reads(void);
 bool fake_read_nonblock(void);           /* flag of the last read */
+uint64_t fake_read_deadline(void);       /* of the last read if timed, else 0 */
 size_t fake_drains(void);
 size_t fake_counter_resets(void);
 int fake_loopback(void);                 /* -1 until set, then 0 or 1 */

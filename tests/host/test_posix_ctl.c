@@ -51,6 +51,8 @@ static struct iovec iov_many[POSIX_IO_IOV_MAX + 1];
 static struct termios tio_bad_oflag = { .c_oflag = OPOST | ONLCR | OFLAG_UNSUPPORTED };
 static struct termios tio_lflag = { .c_lflag = 1 };
 static struct termios tio_onlcr = { .c_oflag = OPOST | ONLCR };
+static struct termios tio_vmin2 = { .c_cc[VMIN] = 2 };
+static struct termios tio_vmin1_vtime = { .c_cc[VMIN] = 1, .c_cc[VTIME] = 1 };
 static struct timespec ts_bad_nsec = { 0, 1000000000L };
 
 static const struct err_case err_cases[] = {
@@ -106,6 +108,8 @@ static const struct err_case err_cases[] = {
     { "tcsetattr bad action", TCSET, 1, 7, &tio_onlcr, 0, NONE, EINVAL },
     { "tcsetattr bad oflag", TCSET, 1, TCSANOW, &tio_bad_oflag, 0, NONE, EINVAL },
     { "tcsetattr lflag", TCSET, 1, TCSANOW, &tio_lflag, 0, NONE, EINVAL },
+    { "tcsetattr VMIN 2", TCSET, 1, TCSANOW, &tio_vmin2, 0, NONE, EINVAL },
+    { "tcsetattr VMIN 1 VTIME 1", TCSET, 1, TCSANOW, &tio_vmin1_vtime, 0, NONE, EINVAL },
     { "tcsetattr drain fails", TCSET, 1, TCSADRAIN, &tio_onlcr, 0, DRAIN_TIMEOUT, EIO },
     { "clock_gettime bad clock", GETTIME, BAD_CLOCK, 0, &ts_out, 0, NONE, EINVAL },
     { "clock_gettime NULL", GETTIME, CLOCK_MONOTONIC, 0, NULL, 0, NONE, EFAULT },
@@ -145,6 +149,7 @@ static long run(const struct err_case *c)
 struct snapshot {
     int flags[POSIX_FD_MAX];
     tcflag_t oflag;
+    cc_t vmin, vtime;
     size_t tx_len, rx_left, sleeps;
     uint64_t now;
 };
@@ -157,6 +162,8 @@ static void snap(struct snapshot *s)
         s->flags[fd] = kposix_fcntl(fd, F_GETFL);
     CHECK_EQ(kposix_tcgetattr(0, &t), 0);
     s->oflag = t.c_oflag;
+    s->vmin = t.c_cc[VMIN];
+    s->vtime = t.c_cc[VTIME];
     fake_tx(&s->tx_len);
     s->rx_left = fake_rx_left();
     s->sleeps = fake_sleeps();
@@ -237,6 +244,45 @@ static void test_ioctl_termios(void)
     CHECK_EQ(fake_rx_left(), 0);
 }
 
+/* Test: read timing, VMIN and VTIME: blocking at boot, a deadline VTIME
+ * tenths from the call with VMIN 0, O_NONBLOCK first. */
+static void test_read_timing(void)
+{
+    struct termios t;
+    char c[4];
+    reset();
+    CHECK_EQ(kposix_tcgetattr(0, &t), 0);
+    CHECK(t.c_cc[VMIN] == 1 && t.c_cc[VTIME] == 0);
+    CHECK_EQ(kposix_read(0, c, sizeof c), -1);      /* the fake: it would block */
+    CHECK_EQ(errno, EDEADLK);
+    t.c_cc[VMIN] = 0;
+    t.c_cc[VTIME] = 3;
+    CHECK_EQ(kposix_tcsetattr(0, TCSANOW, &t), 0);
+    CHECK_EQ(kposix_tcgetattr(2, &t), 0);            /* the device's, every fd's */
+    CHECK(t.c_cc[VMIN] == 0 && t.c_cc[VTIME] == 3);
+    fake_set_now(7000);
+    CHECK_EQ(kposix_read(1, c, sizeof c), 0);
+    CHECK_EQ(fake_read_deadline(), 7000 + 300000000ULL);
+    fake_set_rx("ab", 2);
+    CHECK_EQ(kposix_read(1, c, sizeof c), 2);
+    CHECK(memcmp(c, "ab", 2) == 0);
+    int nb = kposix_open(console, O_RDWR | O_NONBLOCK);
+    CHECK_EQ(kposix_read(nb, c, sizeof c), -1);
+    CHECK_EQ(errno, EAGAIN);
+    CHECK(fake_read_nonblock());
+    t.c_cc[VTIME] = 0;
+    CHECK_EQ(kposix_tcsetattr(0, TCSANOW, &t), 0);
+    CHECK_EQ(kposix_read(0, c, sizeof c), 0);
+    CHECK_EQ(fake_read_deadline(), 7000);
+    t.c_cc[VMIN] = 1;
+    CHECK_EQ(kposix_tcsetattr(0, TCSANOW, &t), 0);
+    CHECK_EQ(kposix_read(0, c, sizeof c), -1);
+    CHECK_EQ(errno, EDEADLK);
+    posix_io_init();
+    CHECK_EQ(kposix_tcgetattr(0, &t), 0);
+    CHECK(t.c_cc[VMIN] == 1 && t.c_cc[VTIME] == 0);
+}
+
 /* Test: clock_gettime and the sleeps. */
 static void test_time(void)
 {
@@ -288,6 +334,7 @@ int main(void)
 {
     test_errors();
     test_ioctl_termios();
+    test_read_timing();
     test_time();
     return check_exit("posix_ctl");
 }

@@ -131,8 +131,17 @@ void test_rx(unsigned depth)
         fu_rx_inject_at(t + (i + 1) * char_ns(), data[i], flags[i]);
     read_n(got, sizeof data);
     CHECK(memcmp(got, data, sizeof data) == 0);
+    /* A timed read (VMIN 0, VTIME): 0 at its deadline with none, the byte
+     * that comes before it. */
+    t = fu_now();
+    CHECK_EQ(uart_be_read_until(got, 4, t + 20 * char_ns()), 0);
+    CHECK(fu_now() >= t + 20 * char_ns());
+    fu_rx_inject_at(fu_now() + 5 * char_ns(), 'T', 0);
+    t = fu_now();
+    CHECK_EQ(uart_be_read_until(got, 4, t + 20 * char_ns()), 1);
+    CHECK(got[0] == 'T' && fu_now() < t + 20 * char_ns());
     struct uart_counters c = counters();
-    CHECK_EQ(c.rx_bytes, sizeof data);
+    CHECK_EQ(c.rx_bytes, sizeof data + 1);
     CHECK_EQ(c.rx_parity, 2);
     CHECK_EQ(c.rx_framing, 2);
     CHECK_EQ(c.rx_breaks, 1);
@@ -149,7 +158,7 @@ void test_rx(unsigned depth)
     fk_take_irqs();
     CHECK_EQ(uart_be_read(got, 4, true), -EAGAIN);
     CHECK_EQ(counters().rx_overruns, 1);
-    CHECK_EQ(counters().rx_bytes, sizeof data + depth);
+    CHECK_EQ(counters().rx_bytes, sizeof data + 1 + depth);
     CHECK_EQ(uart_be_rx_available(), 0);
     CHECK_EQ(fu_errors(), 0);
 }

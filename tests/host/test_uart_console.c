@@ -160,6 +160,14 @@ static void test_ioctls_and_reads(void)
     CHECK_EQ(uart_be_read(b, sizeof b, false), 1);
     CHECK_EQ(b[0], 'z');
     CHECK_EQ(uart_be_read(b, sizeof b, true), -EAGAIN);
+    /* A timed read spins until its deadline (0) or a byte. */
+    uint64_t t = fu_now();
+    CHECK_EQ(uart_be_read_until(b, sizeof b, t + 20 * char_ns()), 0);
+    CHECK(fu_now() >= t + 20 * char_ns());
+    fu_rx_inject_at(fu_now() + 5 * char_ns(), 'T', 0);
+    t = fu_now();
+    CHECK_EQ(uart_be_read_until(b, sizeof b, t + 20 * char_ns()), 1);
+    CHECK(b[0] == 'T' && fu_now() < t + 20 * char_ns());
     /* Loopback through MCR. */
     CHECK_EQ(uart_be_set_loopback(true), 0);
     CHECK(fu_reg_mcr() & UART_MCR_LOOP);

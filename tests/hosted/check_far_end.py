@@ -101,6 +101,29 @@ def check_streams(log, far, errors):
                           f"reason {st and st.get('reason')}")
 
 
+def check_external(log, far, raw, errors):
+    """A log of S32 and S33 with the far end outside (far, its streams)
+    and what the far end captured (raw): peer=external, each stream, S33's
+    TX payload whole in the capture, `report --check`; the check's result."""
+    if log.manifest.get("peer") != "external":
+        errors.append(f"manifest peer={log.manifest.get('peer')}, expected external")
+    check_streams(log, far, errors)
+    found = witness.raw_witnesses(raw)
+    if [t for t, v, _ in found if v == "match"] != ["s33-tx"]:
+        errors.append(f"far end: witnesses {found}, expected s33-tx whole")
+    result = check.check_log(log)
+    errors += [f"check: {f.section} {f.key}: {f.what}" for f in result.findings]
+    return result
+
+
+def verdict(path, result, errors):
+    """Every failure, the check's verdict; the exit status."""
+    for e in errors:
+        print(f"FAIL: {e}")
+    print(f"{path}: {check.verdict(result)}")
+    return 1 if errors else 0
+
+
 def main():
     """Run, check, report."""
     p = arg_parser(__doc__, 40)
@@ -112,25 +135,15 @@ def main():
         fh.write(far.truth())
     errors = [] if status == 0 else [f"exit status {status}: {err.strip()[-400:]}"]
     log = parse.parse_bytes(out, args.log)
-    if log.manifest.get("peer") != "external":
-        errors.append(f"manifest peer={log.manifest.get('peer')}, expected external")
-    check_streams(log, far, errors)
     raw = bytes(far.capture)
-    found = witness.raw_witnesses(raw)
-    if [t for t, v, _ in found if v == "match"] != ["s33-tx"]:
-        errors.append(f"far end: witnesses {found}, expected s33-tx whole")
+    result = check_external(log, far, raw, errors)
     rest = re.sub(witness.WITNESS_RE.pattern + rb"\r\n", b"", raw, flags=re.S)
     if rest:
         errors.append(f"far end: {len(rest)} bytes outside the witnesses: {rest[:80]!r}")
-    result = check.check_log(log)
-    errors += [f"check: {f.section} {f.key}: {f.what}" for f in result.findings]
     for s in far.streams:
         print(f"stream {s['stream']} seed {s['seed']}: sent {s['sent']} of {s['bytes']} "
               f"({s['end']}), crc32 0x{s['crc']:08x}")
-    for e in errors:
-        print(f"FAIL: {e}")
-    print(f"{args.log}: {check.verdict(result)}")
-    return 1 if errors else 0
+    return verdict(args.log, result, errors)
 
 
 if __name__ == "__main__":

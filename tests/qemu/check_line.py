@@ -24,6 +24,10 @@ Cases (--case, repeatable; default all):
             the THR write, not before
   input     the chardev's input (a socket): never more than one byte per
             character time, and a full FIFO overruns
+  paced     a chardev byte handed over late (host time) but within a
+            character time of the previous one's end follows it back to
+            back: a far end at line rate is received at line rate (the
+            16550 and the SiFive UART)
   auto      a stream set on the command line for a guest that knows
             nothing of it: it starts at far-end-start, and QEMU writes its
             ground truth to far-end-log when it exits
@@ -259,6 +263,47 @@ def case_input(c, tmp):
     q.close()
 
 
+def case_paced(c, tmp):
+    """Bytes waiting in a socket chardev: the second is handed over half a
+    character after the first one's end (the clock stepped past it) and
+    still enters one character after it, not after the handover."""
+    path = os.path.join(tmp, "paced.sock")
+    q = QTest(LINE + ["far-end=on"], MACHINE,
+              chardev=f"socket,id=u,path={path},server=on,wait=off")
+    q.setup()
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(path)
+    s.sendall(b"ab")
+    time.sleep(0.2)                                   # QEMU takes "a" at t0
+    t0, ch = q.now, char_end(1)
+    q.step_to(t0 + ch + ch // 2)                      # "a" in; "b" asked for
+    time.sleep(0.2)                                   # and taken there
+    c.eq("level after 1.5 characters", q.fe("LEVEL"), 1)
+    q.step_to(t0 + 2 * ch + 1)
+    c.eq("level just after 2 characters (back to back)", q.fe("LEVEL"), 2)
+    c.eq("the bytes", bytes(q.rb(RBR) for _ in range(2)), b"ab")
+    s.close()
+    q.close()
+    path = os.path.join(tmp, "paced-sifive.sock")        # the same on the SiFive UART
+    q = QTest(["line-timing=on", "clock-frequency=1843200", "far-end=on"], board=SIFIVE,
+              chardev=f"socket,id=u,path={path},server=on,wait=off")
+    q.wl(DIV, 15)
+    q.wl(RXCTRL, RXCTRL_RXEN)
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(path)
+    s.sendall(b"abc")
+    time.sleep(0.2)                                   # "a" in at t0
+    t0 = q.now
+    q.step_to(t0 + ch + ch // 2)                      # "b" taken there
+    time.sleep(0.2)
+    c.eq("sifive: level after 1.5 characters", q.fe("LEVEL"), 2)
+    q.step_to(t0 + 2 * ch + 1)
+    time.sleep(0.2)                                   # "c" taken there
+    c.eq("sifive: level just after 2 characters (back to back)", q.fe("LEVEL"), 3)
+    s.close()
+    q.close()
+
+
 def case_auto(c, tmp):
     """far-end-bytes/start/seed/log on the command line."""
     log = os.path.join(tmp, "auto.json")
@@ -322,8 +367,8 @@ def case_sifive(c, tmp):
 
 
 CASES = {"tx": case_tx, "clock": case_clock, "rx": case_rx, "burst": case_burst,
-         "16450": case_16450, "loopback": case_loopback, "input": case_input, "auto": case_auto,
-         "sifive": case_sifive}
+         "16450": case_16450, "loopback": case_loopback, "input": case_input, "paced": case_paced,
+         "auto": case_auto, "sifive": case_sifive}
 
 
 def main():

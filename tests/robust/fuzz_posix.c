@@ -97,7 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * and a small TX room, each if the first byte says so. */
     uint8_t setup = take8();
     if (setup & 1) {
-        struct termios t = { .c_oflag = OPOST | ONLCR };
+        struct termios t = { .c_oflag = OPOST | ONLCR, .c_cc[VMIN] = 1 };
         if (kposix_tcsetattr(1, TCSANOW, &t) != 0)
             FAIL("setup: tcsetattr ONLCR failed");
         m.oflag = t.c_oflag;

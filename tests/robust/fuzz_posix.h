@@ -51,6 +51,7 @@ struct model {
     bool open[POSIX_FD_MAX];
     int flags[POSIX_FD_MAX];
     tcflag_t oflag;
+    cc_t vmin, vtime;              /* the device's read timing */
     bool cr_sent;
     uint64_t drain_eio;
     /* the mock */

@@ -159,8 +159,11 @@ void do_tcgetattr(void)
         struct termios z;
         memset(&z, 0, sizeof z);
         z.c_oflag = m.oflag;
+        z.c_cc[VMIN] = m.vmin;
+        z.c_cc[VTIME] = m.vtime;
         if (memcmp(t, &z, sizeof z) != 0)
-            FAIL("tcgetattr: not zero apart from c_oflag %#x", (unsigned)m.oflag);
+            FAIL("tcgetattr: not zero apart from c_oflag %#x, VMIN %u, VTIME %u",
+                 (unsigned)m.oflag, (unsigned)m.vmin, (unsigned)m.vtime);
     }
     free(t);
 }
@@ -183,6 +186,11 @@ void do_tcsetattr(void)
             t->c_lflag = (tcflag_t)take32();
         t->c_cflag = (tcflag_t)take32();   /* ignored by the layer */
         t->c_cc[take8() % NCCS] = take8();
+        uint8_t c = take8();               /* mostly a valid VMIN, VTIME pair */
+        if (c < 0xC0) {
+            t->c_cc[VMIN] = c & 1;
+            t->c_cc[VTIME] = c & 1 ? 0 : take8();
+        }
     }
     if (!fd_ok(fd))
         werr = EBADF;
@@ -192,6 +200,8 @@ void do_tcsetattr(void)
         werr = EINVAL;
     else if ((t->c_oflag & ~(tcflag_t)(OPOST | ONLCR)) || t->c_iflag || t->c_lflag)
         werr = EINVAL;
+    else if (t->c_cc[VMIN] > 1 || (t->c_cc[VMIN] == 1 && t->c_cc[VTIME]))
+        werr = EINVAL;
     else {
         if (act != TCSANOW)
             werr = model_drain();
@@ -199,6 +209,8 @@ void do_tcsetattr(void)
             if (act == TCSAFLUSH)
                 m.rx_len = 0;
             m.oflag = t->c_oflag;
+            m.vmin = t->c_cc[VMIN];
+            m.vtime = t->c_cc[VTIME];
         }
     }
     op_name = "tcsetattr";

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "fake_backend.h"
 #include "fuzz_posix.h"
 
 /* ---- the calls ---------------------------------------------------------------- */
@@ -78,6 +79,8 @@ void do_read(void)
         want = 0;
     else if (!buf)
         want = -1, werr = EFAULT;
+    else if (m.rx_len == 0 && !(m.flags[fd] & O_NONBLOCK) && !m.vmin)
+        want = 0;                          /* VTIME passed with none */
     else if (m.rx_len == 0)
         want = -1, werr = m.flags[fd] & O_NONBLOCK ? EAGAIN : EDEADLK;
     else
@@ -88,6 +91,11 @@ void do_read(void)
     check_result(r, want, errno, werr);
     if (k && memcmp(buf, m.rx, k) != 0)
         FAIL("read bytes differ from the input");
+    bool timed = want >= 0 && n && !(m.flags[fd] & O_NONBLOCK) && !m.vmin;
+    if (timed && fake_read_deadline() != fake_now() + m.vtime * 100000000ULL)
+        FAIL("read: deadline %llu, want now %llu + VTIME %u tenths",
+             (unsigned long long)fake_read_deadline(), (unsigned long long)fake_now(),
+             (unsigned)m.vtime);
     memmove(m.rx, m.rx + k, m.rx_len - k);
     m.rx_len -= k;
     free(buf);

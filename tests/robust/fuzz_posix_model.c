@@ -34,6 +34,8 @@ void model_reset(void)
         m.flags[fd] = O_RDWR;
     }
     m.oflag = 0;
+    m.vmin = 1;
+    m.vtime = 0;
     m.cr_sent = false;
     m.drain_eio = 0;
 }

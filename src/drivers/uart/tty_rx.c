@@ -182,9 +182,11 @@ static uint32_t rx_take_locked(struct uart_port *p, void *buf, size_t n)
 
 static bool rx_has_data(void *arg) { return ring_used(&((struct uart_port *)arg)->rx) != 0; }
 
-/* Task, any hart. A polled engine's blocking read spins on the FIFO for its first
- * byte (it has no interrupt to wait for). */
-ssize_t uart_be_read(void *buf, size_t n, bool nonblock)
+/* uart_be_read, uart_be_read_until (task, any hart): up to n bytes;
+ * none: -EAGAIN when nonblock, 0 once a timed read's deadline passed,
+ * else wait for the first. A polled engine spins on the FIFO for it (it
+ * has no interrupt to wait for). */
+static ssize_t rx_read(void *buf, size_t n, bool nonblock, bool timed, uint64_t deadline_ns)
 {
     struct uart_port *p = &uart_port;
     for (;;) {
@@ -193,9 +195,23 @@ ssize_t uart_be_read(void *buf, size_t n, bool nonblock)
             return k;
         if (nonblock)
             return -EAGAIN;
+        if (timed && clock_now_ns() >= deadline_ns)
+            return 0;
         if (!(uart_engine.flags & ENGINE_RX_POLLED))
-            waitq_wait(&p->rx_data, rx_has_data, p, 0);
+            waitq_wait(&p->rx_data, rx_has_data, p, timed ? deadline_ns : 0);
     }
+}
+
+/* Task, any hart (read). */
+ssize_t uart_be_read(void *buf, size_t n, bool nonblock)
+{
+    return rx_read(buf, n, nonblock, false, 0);
+}
+
+/* Task, any hart (read with VMIN 0 and VTIME, posix_tty). */
+ssize_t uart_be_read_until(void *buf, size_t n, uint64_t deadline_ns)
+{
+    return rx_read(buf, n, false, true, deadline_ns);
 }
 
 /* Task, any hart. */
