@@ -245,9 +245,10 @@ static enum bench_status rx_report(const char *tag, struct rx_run *r)
  * delivered is checked outside, against its ground truth (crc_check=
  * far-end), its instructions `not-available` where the platform's
  * instruction counter does not count (cpu_counter_missing). FAIL when a
- * byte read is not the stream's in order, or when
- * the stream's head was gone before the section read (it began early:
- * the first bytes into an empty FIFO cannot overrun). */
+ * byte read is not the stream's in order, when none came (no far end
+ * answered: a wire not connected), or when the stream's head was gone
+ * before the section read (it began early: the first bytes into an empty
+ * FIFO cannot overrun). */
 static enum bench_status rx_report_blind(const char *tag, struct rx_run *r, uint32_t seed)
 {
     struct pattern_trace t = pattern_follow(rx_store, r->got, seed, r->want);
@@ -277,7 +278,9 @@ static enum bench_status rx_report_blind(const char *tag, struct rx_run *r, uint
         return bench_fail("read-errno-%d", r->err);
     if (!t.in_order)
         return bench_fail("rx-pattern-mismatch");
-    return r->got && t.first ? bench_fail("stream-began-early") : BENCH_PASS;
+    if (!r->got)
+        return bench_fail("rx-none-arrived");
+    return t.first ? bench_fail("stream-began-early") : BENCH_PASS;
 }
 
 /* Section task: SKIPPED for a run with no modelled far end (rc of

@@ -54,8 +54,13 @@ const struct fdt_line *fdt_line_info(void);
 /* Any context: cpu@0's ISA string names extension ext (QEMU boards). */
 bool isa_has_ext(const char *ext);
 /* Any task: the value of key=value in the boot arguments, or NULL. The
- * value is copied into buf (at most n - 1 characters). */
+ * value is copied into buf (at most n - 1 characters). A loader's
+ * arguments in the image (bootargs.c) come before the device tree's. */
 const char *bootarg(const char *key, char *buf, size_t n);
+/* Any task, after bootargs_init: the device tree's boot arguments, the
+ * image's ("" for none). */
+const char *fdt_bootargs(void);
+const char *image_bootargs(void);
 
 /* Any context, interrupts masked: queued console output out, polled. */
 void console_flush_polled(void);

@@ -156,26 +156,8 @@ bool isa_has_ext(const char *ext)
     return false;
 }
 
-/* Any task: look up key in the space-separated key=value list. */
-const char *bootarg(const char *key, char *buf, size_t n)
+/* Any task (bootarg): the device tree's boot arguments ("" without). */
+const char *fdt_bootargs(void)
 {
-    size_t klen = strlen(key);
-    const char *p = bootargs_str;
-
-    while (*p) {
-        while (*p == ' ')
-            p++;
-        const char *end = strchr(p, ' ');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        if (len > klen && strncmp(p, key, klen) == 0 && p[klen] == '=') {
-            size_t vlen = len - klen - 1;
-            if (vlen >= n)
-                vlen = n - 1;
-            memcpy(buf, p + klen + 1, vlen);
-            buf[vlen] = 0;
-            return buf;
-        }
-        p += len;
-    }
-    return NULL;
+    return bootargs_str;
 }

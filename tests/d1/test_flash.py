@@ -5,10 +5,13 @@ The fake xfel (tests/d1/fake-xfel) records its arguments and imitates an
 outcome. The serial port is the slave side of a pty passed with --port; a
 feeder thread writes a canned kernel log into the master side once the
 fake has recorded `exec`, as a board would start printing after xfel exec.
-One case per run (--case NAME), or every case with --case all.
+One case per run (--case NAME), or every case with --case all. The case
+far-end plays a board that asks the far end for a stream (--far-end).
 """
 import argparse
+import json
 import os
+import select
 import shutil
 import subprocess
 import sys
@@ -17,6 +20,10 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FAKE = os.path.join(HERE, "fake-xfel")
+sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
+sys.dont_write_bytecode = True
+from far_end_line import pattern  # noqa: E402
+from image_bootargs import MAGIC, ROOM  # noqa: E402
 
 MANIFEST = """=== [S00] Benchmark Manifest ===
   diag=S00 pre_section_stdout_drain_ms=0 drain_errors=0 last_errno=0
@@ -84,6 +91,10 @@ CASES = {
                 ["/dev/ttyNOSUCH9 does not exist", "--port"], 0),
     "not-a-tty": ("ok", None, 74, ["--port", "/dev/null"],
                   ["/dev/null is not a serial port", "--port"], 0),
+    "bad-append": ("ok", None, 64, ["--append", "sections S00"],
+                   ["--append sections S00: give KEY=VALUE"], 0),
+    "no-bootargs-place": ("ok", None, 64, ["--append", "sections=S00"],
+                          ["no place for boot arguments", "rebuild"], 0),
 }
 
 
@@ -111,6 +122,11 @@ def run_case(name, args):
     if name == "no-kernel":
         build = os.path.join(work, "empty-build")
         os.makedirs(build)
+    if name == "no-bootargs-place":         # an image from before boot arguments
+        build = os.path.join(work, "old-build")
+        os.makedirs(build)
+        with open(os.path.join(build, "kernel.bin"), "wb") as fh:
+            fh.write(bytes(4096))
     master, slave = os.openpty()
     port = os.ttyname(slave)
     env = dict(os.environ, FAKE_XFEL_RECORD=record, FAKE_XFEL_MODE=mode or "ok",
@@ -172,6 +188,70 @@ def run_case(name, args):
     return bad
 
 
+def board(record, master, out, stop):
+    """The board of the far-end case: after `exec`, its manifest and a
+    request for 200 bytes of seed 32; what comes back into out["got"]
+    until 200 bytes or 5 s; then the suite's end."""
+    while not stop.is_set() and not (os.path.exists(record) and
+                                     "\nexec " in "\n" + open(record).read()):
+        time.sleep(0.02)
+    os.write(master, crlf(MANIFEST) + b"\x02far-end stream bytes=200 seed=32 lead_ms=10\x03")
+    end, got = time.monotonic() + 5, b""
+    while len(got) < 200 and time.monotonic() < end and not stop.is_set():
+        if select.select([master], [], [], 0.05)[0]:
+            got += os.read(master, 4096)
+    out["got"] = got
+    os.write(master, crlf("Done. sections=3 passed=3 failed=0\n"))
+
+
+def far_end(args):
+    """--far-end and --append: the arguments in a copy of kernel.bin beside
+    the log, xfel writing that copy, the stream asked sent on the port as
+    the pattern, the log without the request, the truth beside it."""
+    work = os.path.join(args.work, "far-end")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    record, log = os.path.join(work, "xfel-calls.txt"), os.path.join(work, "d1.log")
+    master, slave = os.openpty()
+    port = os.ttyname(slave)
+    env = dict(os.environ, FAKE_XFEL_RECORD=record, FAKE_XFEL_PORT=port, XFEL=FAKE)
+    out, stop = {}, threading.Event()
+    t = threading.Thread(target=board, args=(record, master, out, stop), daemon=True)
+    t.start()
+    p = subprocess.run([sys.executable, args.script, "--build-dir", args.build_dir, "--port",
+                        port, "--log", log, "--timeout", "20", "--far-end", "--append",
+                        "sections=S00,S32", "--quiet"], env=env, stdin=subprocess.DEVNULL,
+                       capture_output=True, timeout=50, check=False)
+    stop.set()
+    t.join(5)
+    os.close(master)
+    os.close(slave)
+    print(f"--- far-end: exit {p.returncode}; stderr:\n{p.stderr.decode(errors='replace')}")
+    bad = [] if p.returncode == 0 else [f"exit status {p.returncode}"]
+    if out.get("got") != pattern(32, 0, 200):
+        bad.append(f"the board got {len(out.get('got') or b'')} bytes, not the 200 of "
+                   "seed 32's pattern")
+    want_log = crlf(MANIFEST + "Done. sections=3 passed=3 failed=0\n")
+    saved = open(log, "rb").read() if os.path.exists(log) else b""
+    if saved != want_log:
+        bad.append(f"the log ({len(saved)} B) is not what the board printed less its request")
+    truth = os.path.join(work, "d1.far-end.json")
+    rows = [json.loads(x) for x in open(truth)] if os.path.exists(truth) else []
+    if [(r["seed"], r["bytes"], r["sent"], r["end"]) for r in rows] != [(32, 200, 200, "sent")]:
+        bad.append(f"the far end's truth {rows}")
+    image = os.path.join(work, "d1.kernel.bin")
+    steps = [c for c in open(record).read().splitlines() if not c.startswith("#")]
+    if f"write 0x40000000 {image}" not in steps:
+        bad.append(f"xfel calls {steps}: not the copy with the boot arguments")
+    kernel = open(os.path.join(args.build_dir, "kernel.bin"), "rb").read()
+    copy = open(image, "rb").read() if os.path.exists(image) else b""
+    at = kernel.find(MAGIC)
+    text = MAGIC + b"sections=S00,S32 far_end=external"
+    if at < 0 or copy != kernel[:at] + text.ljust(ROOM, b"\0") + kernel[at + ROOM:]:
+        bad.append(f"{image} is not kernel.bin with {text!r} at the magic")
+    return bad
+
+
 def dry_run(args):
     """--dry-run prints the plan (default log BUILD/d1.log) and runs nothing."""
     record = os.path.join(args.work, "dry-run-calls.txt")
@@ -200,13 +280,15 @@ def main():
     p.add_argument("--script", required=True, help="path of scripts/d1-flash")
     p.add_argument("--build-dir", required=True, help="d1 image build directory")
     p.add_argument("--work", required=True, help="scratch directory")
-    p.add_argument("--case", default="all", choices=["all", "dry-run"] + list(CASES))
+    p.add_argument("--case", default="all",
+                   choices=["all", "dry-run", "far-end"] + list(CASES))
     args = p.parse_args()
     os.makedirs(args.work, exist_ok=True)
-    names = ["dry-run"] + list(CASES) if args.case == "all" else [args.case]
+    names = ["dry-run", "far-end"] + list(CASES) if args.case == "all" else [args.case]
     failed = 0
     for name in names:
-        bad = dry_run(args) if name == "dry-run" else run_case(name, args)
+        bad = dry_run(args) if name == "dry-run" else far_end(args) if name == "far-end" \
+            else run_case(name, args)
         for b in bad:
             print(f"FAIL {name}: {b}")
         print(f"{'FAIL' if bad else 'PASS'} {name}\n")

@@ -12,7 +12,9 @@ streams on the line itself, and it sends them paced by the host. Checks:
 - the far end's capture is every byte the guest sent (QEMU's log of the
   UART) with the requests taken out, S33's TX payload whole in it;
 - `report --check` on the capture is clean;
-- qemu-run refuses --uart-socket under icount and a port in use.
+- qemu-run refuses --uart-socket under icount and a port in use;
+- with --silent: a far end that never answers (a board's wire not
+  connected) fails S32 with reason rx-none-arrived.
 
 With --line instant the UART keeps no line time (the manifest says
 line=instant, as a board's says line=serial): the far end's pacing alone
@@ -93,6 +95,32 @@ def serve(args):
     return qemu.returncode, far.returncode, far.stderr
 
 
+def silent(args):
+    """S32 with a program on the socket that reads and never answers: a
+    list of what was wrong."""
+    qemu = subprocess.Popen(
+        [sys.executable, QEMU_RUN, "--image-dir", args.image_dir, "--mode", "realtime",
+         "--uart-socket", "0", "--append", "far_end=external", "--append", "sections=S32",
+         "--quiet", "--log", args.log + ".silent", "--timeout", str(args.timeout)],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    url = socket_url(qemu, 30)
+    if not url:
+        qemu.kill()
+        return ["silent: qemu-run named no socket"]
+    host, port = url[len("socket://"):].rsplit(":", 1)
+    with socket.create_connection((host, int(port)), timeout=args.timeout) as conn:
+        while conn.recv(65536):
+            pass
+    qemu.communicate(timeout=args.timeout + 30)
+    with open(args.log + ".silent", "rb") as fh:
+        log = fh.read().decode(errors="replace")
+    if qemu.returncode != 1 or not re.search(r"section=S32 status=FAIL .*reason=rx-none-arrived",
+                                             log):
+        return [f"silent far end: status {qemu.returncode}, S32 "
+                f"{re.findall(r'section=S32 .*', log)}; expected 1 and FAIL rx-none-arrived"]
+    return []
+
+
 def refusals(args):
     """qemu-run's refusals of --uart-socket: a list of what was wrong."""
     errors = []
@@ -123,8 +151,10 @@ def main():
     p.add_argument("--timeout", type=float, default=60)
     p.add_argument("--line", help="qemu-run --line (instant: no line timing, as a board's "
                    "image without the emulator's line: line=instant in the manifest)")
+    p.add_argument("--silent", action="store_true",
+                   help="also a far end that never answers (S32 fails rx-none-arrived)")
     args = p.parse_args()
-    errors = refusals(args)
+    errors = refusals(args) + (silent(args) if args.silent else [])
     qstatus, fstatus, ferr = serve(args)
     if qstatus != 0 or fstatus != 0:
         errors.append(f"qemu-run status {qstatus}, far-end status {fstatus}: {ferr[-400:]}")

@@ -20,7 +20,7 @@ from . import series
 SECTIONS = ("S32", "S33")
 SKIP_REASONS = ("no-wire-model", "peer-off", "peer-busy", "stream-mismatch")
 RX_REASON_RE = re.compile(r"^(rx-unaccounted|rx-crc-mismatch|overrun-count-mismatch|"
-                          r"rx-pattern-mismatch|stream-began-early|read-errno-\d+)$")
+                          r"rx-pattern-mismatch|rx-none-arrived|stream-began-early|read-errno-\d+)$")
 TX_REASON_RE = re.compile(r"^(write-errno-\d+|write-no-progress|drain-errno-\d+)$")
 TRIGGERS = ("1", "4", "8", "14")
 PEER_RE = re.compile(r"^(off|stream|burst:\d+:\d+ns|autonomous|external)$")
@@ -154,6 +154,8 @@ def _blind(ctx, sid, rec):
     if rec.get("pattern") != "in-order":
         broken.append(("rx-pattern-mismatch", name + "pattern", "a byte read is not the "
                        "stream's, in order"))
+    if not v["received"] and not v["read_errno"]:
+        broken.append(("rx-none-arrived", name + "received", "0: no far end answered"))
     if v["received"] and v["first_offset"]:
         broken.append(("stream-began-early", name + "first_offset", "%d: the stream's head "
                        "was gone before the section read" % v["first_offset"]))

@@ -310,6 +310,15 @@ class Blind(LogCase):
         self.found(check(setv(self.log, RX32, "first_offset", 5)), "S32",
                    "s32-rx.first_offset", "yet status=PASS")
 
+    def test_none_arrived_fails(self):
+        """received=0 (no far end answered) with PASS; with FAIL rx-none-arrived clean."""
+        data = setv(setv(self.log, RX32, "received", 0), RX32, "lost",
+                    value(self.log, RX32, "sent"))
+        self.found(check(data), "S32", "s32-rx.received", "yet status=PASS")
+        res = check(status(data, "S32", "FAIL reason=rx-none-arrived"))
+        self.assertEqual([f for f in res.findings if f.section == "S32" and not
+                          f.key.startswith("s32-cpu.")], [])   # (the rates: doctored)
+
     def test_unknowns_are_na(self):
         """A blind stream claims no CRC of the far end's and no driver counts."""
         self.found(check(setv(self.log, RX32, "crc_check", "match")), "S32",
