@@ -1,0 +1,9 @@
+# Unit tests of uartbench-hosted's shim (bench/hosted/) parts that read
+# what a small kernel gives: /proc/instret's text (text_counter.c).
+# Included from tests/host/CMakeLists.txt, which defines host_test.
+
+set(HOSTED_SHIM ${PROJECT_SOURCE_DIR}/bench/hosted)
+host_test(text_counter ${CMAKE_CURRENT_LIST_DIR}/test_text_counter.c ${HOSTED_SHIM}/text_counter.c
+          ${HOSTED_SHIM}/perf_counter.c)
+target_include_directories(test_text_counter PRIVATE ${HOSTED_SHIM})
+target_compile_definitions(test_text_counter PRIVATE _GNU_SOURCE)
