@@ -157,7 +157,7 @@ void bench_manifest_platform(void)
         printf(" cpu_pinned=none reason=%s\n", hosted_pin_error());
     struct hosted_counter_info k;
     hosted_counter_info(CPU_COUNTER_INSTRET, &k);
-    printf("  device=/dev/console timer_source=CLOCK_MONOTONIC instret_source=%s%s "
-           "errno=linux\n", k.missing ? "none" : k.path ? k.path : "perf_event",
+    printf("  device=%s timer_source=CLOCK_MONOTONIC instret_source=%s%s errno=linux\n",
+           hosted_tty.path, k.missing ? "none" : k.path ? k.path : "perf_event",
            hosted_init_mode ? "" : " witness_bytes=far-end");
 }

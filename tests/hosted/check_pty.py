@@ -8,7 +8,8 @@ benchmark writes on the slave (pty_run.FarEnd). Checks:
 - every portable section PASS, the others SKIPPED with their reason:
   S05, S06 kernel-only; S31 no-loopback (a pty has no modem lines);
   S32, S33 no-wire-model;
-- the manifest: os=linux, the kernel release, tty=, baud=, line=pty,
+- the manifest: os=linux, the kernel release, tty= and device= (the pty
+  measured), baud=, line=pty,
   board=hosted-<machine>, backend=linux-tty, witness_bytes=far-end, each
   CPU counter (the process's and the pinned CPU's) a perf event or
   not-available with its errno's name;
@@ -48,7 +49,8 @@ def check_manifest(log, tty, baud, errors, inline=False):
     """The keys that say where and how the run was taken (inline: the
     witnesses are in the log, no witness_bytes key)."""
     man = log.manifest
-    want = {"os": "linux", "kernel_release": platform.release(), "tty": tty, "baud": str(baud),
+    want = {"os": "linux", "kernel_release": platform.release(), "tty": tty, "device": tty,
+            "baud": str(baud),
             "line": "pty", "board": "hosted-" + platform.machine(), "backend": "linux-tty",
             "witness_bytes": None if inline else "far-end", "wire_model": "off"}
     for key, value in want.items():
