@@ -84,6 +84,11 @@ void hosted_cpu_wide_read(uint64_t *instret, uint64_t *cycles);
  * bytes payload bytes, ` key=value` tokens at the end of the line. */
 void hosted_cpu_wide_print(const struct cpu_totals *a, const struct cpu_totals *b, uint64_t bytes);
 
+/* hosted_ioctl (UART_IOC_RESET_COUNTERS, any task): StarryOS's TX
+ * counters zeroed (UART_TXDBG_RESET, txdbg.c); 0, or -1 with errno
+ * (ENOTTY: the kernel has none). */
+int hosted_txdbg_reset(int fd);
+
 /* main: the --sections value the runner reads as its boot argument
  * sections= (NULL: every section). */
 extern const char *hosted_sections;
