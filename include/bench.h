@@ -100,6 +100,10 @@ bool bench_line_timed(void);
  * to the accounts (hosted: the accounts are perf reads, system calls,
  * and the CPU-wide counters in them must span the clock's window). */
 bool bench_clock_outside_accounts(void);
+/* Section task (S42, S43): why a task the section spawns cannot run
+ * beside it (a kernel without threads under the hosted build: the task
+ * runs to its end when spawned), or NULL (the kernel: it always can). */
+const char *bench_threads_missing(void);
 /* S43 (section task): the timer settings its sampler runs under, as
  * ` key=value` tokens at the end of a phase's line (the kernel: none, its
  * timer has no slack; Linux: ` timer_slack_ns=N`, the slack the sampler's

@@ -84,6 +84,13 @@ void hosted_cpu_wide_read(uint64_t *instret, uint64_t *cycles);
  * bytes payload bytes, ` key=value` tokens at the end of the line. */
 void hosted_cpu_wide_print(const struct cpu_totals *a, const struct cpu_totals *b, uint64_t bytes);
 
+/* main, before any thread: what the kernel gives (kernel_caps.c):
+ * hosted_no_threads, why no second thread can run (`clone-ENOSYS`: no
+ * pthread_create; NULL: threads run), and hosted_no_nanosleep, why
+ * clock_nanosleep cannot sleep (`clock_nanosleep-ENOSYS`; NULL: it can). */
+void hosted_caps_probe(void);
+extern const char *hosted_no_threads, *hosted_no_nanosleep;
+
 /* hosted_ioctl (UART_IOC_RESET_COUNTERS, any task): StarryOS's TX
  * counters zeroed (UART_TXDBG_RESET, txdbg.c); 0, or -1 with errno
  * (ENOTTY: the kernel has none). */

@@ -114,8 +114,14 @@ void bench_manifest_platform(void)
     printf("  os=linux kernel_release=%s machine=%s\n", u.release, u.machine);
     printf("  privilege=user\n");
     printf("  isa=%s\n", u.machine);
-    printf("  timebase_hz=1000000000 timer=clock_nanosleep timer_slack_ns=%d\n",
-           prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0));
+    printf("  timebase_hz=1000000000 timer=%s timer_slack_ns=%d\n",
+           hosted_no_nanosleep ? "ppoll" : "clock_nanosleep", prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0));
+    if (hosted_no_threads)      /* a small kernel: each task runs to its end when spawned */
+        printf("  tasks=inline reason=%s timer_nanosleep=%s\n", hosted_no_threads,
+               hosted_no_nanosleep ? hosted_no_nanosleep : "ok");
+    else
+        printf("  tasks=threads timer_nanosleep=%s\n",
+               hosted_no_nanosleep ? hosted_no_nanosleep : "ok");
     struct hosted_line l;
     const char *line = hosted_line_kind(&l);
     bool device = strcmp(line, "device") == 0;

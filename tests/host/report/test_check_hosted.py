@@ -213,6 +213,19 @@ class Hosted(LogCase):
         self.found(check(sub(wide, rb"source=read-syscall", b"source=mmio")), "S00",
                    "counter_cpuwide_instructions.source", "not one of csr|read-syscall")
 
+    def test_s43_loaded_skipped(self):
+        """S43's loaded phase SKIPPED on a kernel without threads: its line
+        says so and its groups, witnesses and aggregate are not expected; a
+        phase line that does not say so still needs every one of them."""
+        data = re.sub(rb"^[^\n]*s43-loaded[^\n]*\n", b"", self.log, flags=re.M)
+        data = sub(data, rb"(  s43-phase=loaded [^\n]*)",
+                   rb"\1 status=SKIPPED reason=no-threads threads=clone-ENOSYS")
+        self.assertEqual([(f.section, f.key, f.what) for f in check(data).findings], [])
+        res = check(sub(data, rb" status=SKIPPED reason=no-threads threads=clone-ENOSYS", b""))
+        self.found(res, "S43", "s43-loaded-group", "record missing")
+        self.found(res, "S43", "payload-begin=s43-loaded-1", "witness missing")
+        self.found(res, "S43", "s43-loaded-aggregate", "record missing")
+
     def test_cpuwide(self):
         """The pinned CPU's figures: clean as printed; not-available only
         where the manifest says refused; per byte as the delta over the
