@@ -34,18 +34,21 @@ static const char *why(char *buf, size_t n, const char *call, int err)
  * a deadline in the past (it returns at once where clock_nanosleep is). */
 void hosted_caps_probe(void)
 {
-    static char threads[40], sleeps[40];
     pthread_t th;
     struct timespec past = { 0, 0 };
 
     int rc = pthread_create(&th, NULL, probe_main, NULL);
-    if (rc)
+    if (rc) {
+        static char threads[40];
         hosted_no_threads = why(threads, sizeof threads, "clone", rc);
-    else
+    } else {
         pthread_join(th, NULL);
+    }
     rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &past, NULL);
-    if (rc == ENOSYS)
+    if (rc == ENOSYS) {
+        static char sleeps[40];
         hosted_no_nanosleep = why(sleeps, sizeof sleeps, "clock_nanosleep", rc);
+    }
 }
 
 /* Section task (bench.h: S42, S43). */

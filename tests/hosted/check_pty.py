@@ -39,7 +39,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "qemu"))
 from uartreport import check, parse  # noqa: E402
 import suite_status  # noqa: E402
 import witness  # noqa: E402
-from pty_run import FarEnd, arg_parser, run  # noqa: E402
+from pty_run import FarEnd, arg_parser, finish, run  # noqa: E402
 
 SKIPPED = dict(suite_status.SKIPPED, S31="no-loopback")  # a pty has no TIOCM_LOOP
 COUNTER_RE = re.compile(r"^(perf-hw-\S+|not-available)$")
@@ -168,13 +168,8 @@ def main():
                           "--check", args.log], capture_output=True, text=True)
     if cli.returncode != 0:
         errors.append(f"report --check exit status {cli.returncode}: {cli.stdout[-400:]}")
-    for line in figures(log):
-        print(line)
-    for e in errors:
-        print(f"FAIL: {e}")
-    print(f"{args.log}: {took:.1f} s, {len(raw)} bytes at the far end, "
-          f"{len(log.payloads)} witnesses; {check.verdict(result)}")
-    return 1 if errors else 0
+    return finish(figures(log), errors, f"{args.log}: {took:.1f} s, {len(raw)} bytes at the "
+                  f"far end, {len(log.payloads)} witnesses; {check.verdict(result)}")
 
 
 if __name__ == "__main__":

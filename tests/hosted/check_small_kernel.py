@@ -36,7 +36,6 @@ Prints the figures the stand-in gave S41."""
 import fcntl
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import termios
@@ -48,7 +47,7 @@ ROOT = os.path.join(HERE, "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "bench", "report"))
 from uartreport import check, parse  # noqa: E402
 import suite_status  # noqa: E402
-from pty_run import FarEnd, arg_parser, run  # noqa: E402
+from pty_run import FarEnd, arg_parser, finish, run  # noqa: E402
 
 BASE = 5_000_000_000       # the hart's count at the first read
 READ_COST = 10_000_000     # what one read of /proc/instret adds
@@ -211,16 +210,13 @@ def main():
     check_variant(log, args.variant, errors)
     result = check.check_log(log)
     errors += [f"check: {f.section} {f.key}: {f.what}" for f in result.findings]
-    for r in rounds:
-        print(f"S41 size={r.get('size')} round={r.get('round')}: instret_delta="
-              f"{r.get('instret_delta')} instructions_per_byte={r.get('instructions_per_byte')}")
-    print(f"/proc/instret stand-in: {len(fifo.served)} reads served; manifest read_cost="
-          f"{log.manifest.get('instret_read_overhead')}")
-    for e in errors:
-        print(f"FAIL: {e}")
-    print(f"{args.log}: variant {args.variant} (ENOSYS: {deny}), {took:.1f} s; "
-          f"{check.verdict(result)}")
-    return 1 if errors else 0
+    lines = [f"S41 size={r.get('size')} round={r.get('round')}: instret_delta="
+             f"{r.get('instret_delta')} instructions_per_byte={r.get('instructions_per_byte')}"
+             for r in rounds]
+    lines.append(f"/proc/instret stand-in: {len(fifo.served)} reads served; manifest "
+                 f"read_cost={log.manifest.get('instret_read_overhead')}")
+    return finish(lines, errors, f"{args.log}: variant {args.variant} (ENOSYS: {deny}), "
+                  f"{took:.1f} s; {check.verdict(result)}")
 
 
 if __name__ == "__main__":
