@@ -16,6 +16,8 @@ benchmark writes on the slave (pty_run.FarEnd). Checks:
 - the far end's capture holds the log's payload witnesses, whole and in
   order, checked byte for byte (tests/qemu/witness.py), with the byte
   counts and CRCs the log's markers print, and nothing else;
+- no StarryOS TX counters (Linux answers UART_TXDBG_* with ENOTTY): S11's
+  resets ioctl_rc=-1, no s11-txdbg, s41-txdbg or txdbg_available lines;
 - S43's idle groups a second time after PR_SET_TIMERSLACK 1: the phase
   lines print the slack (idle and loaded: the process's, above 1;
   idle-slack1: 1);
@@ -66,6 +68,18 @@ def check_manifest(log, tty, baud, errors, inline=False):
         if rec.tag == "not-available" and not re.match(r"^E[A-Z0-9]+$", rec.get("reason", "")):
             errors.append(f"{rec.kind}=not-available without an errno name: "
                           f"reason={rec.get('reason')}")
+
+
+def check_no_txdbg(log, errors):
+    """Linux answers StarryOS's TX telemetry ioctls with ENOTTY: its counter
+    resets fail as before, and no StarryOS counters are printed."""
+    resets = {r.get("ioctl_rc") for r in log.records("S11", kind="diag", tag="s11-txdbg-reset")}
+    if resets != {"-1"}:
+        errors.append(f"S11 s11-txdbg-reset ioctl_rc {resets}, expected -1 (ENOTTY)")
+    printed = log.records("S11", kind="diag", tag="s11-txdbg") + \
+        log.records("S41", kind="diag", tag="s41-txdbg") + log.records("S40", kind="txdbg_available")
+    if printed:
+        errors.append(f"StarryOS's counters printed on Linux: {printed[0].kind}={printed[0].tag}")
 
 
 def check_slack(log, errors):
@@ -156,6 +170,7 @@ def main():
     log = parse.parse_bytes(raw if args.init else out, args.log)
     suite_status.check_statuses(log, SKIPPED, errors)
     check_slack(log, errors)
+    check_no_txdbg(log, errors)
     if "S00" in log.sections:
         check_manifest(log, far.path, args.baud, errors, inline=args.init)
     if not args.init:
