@@ -1,6 +1,9 @@
 /* S40: the TX counters at the end of the run, in the original's groups,
  * plus ours (interrupts, RX errors, drain waits) and the wire model's
- * own figures. The console backend has none: ENOTTY, as the original. */
+ * own figures. The console backend has none: ENOTTY, as the original.
+ * Where the platform keeps TX counters of its own (StarryOS's driver
+ * under the hosted build: bench_txdbg_snapshot), they follow in the same
+ * groups under the original's names. */
 #include <errno.h>
 #include <stdio.h>
 #include "bench.h"
@@ -9,19 +12,54 @@
 
 #define U(x) ((unsigned long long)(x))
 
-/* Section task (also used by S11, S41...): all counters, one line. */
-void bench_print_counter_fields(const struct uart_counters *c)
+/* Section task: the original's sixteen TX counters, ` name=value`. */
+static void print_original_fields(const struct uart_counters *c)
 {
     printf(" user_calls=%llu user_req=%llu user_acc=%llu ring_pop_calls=%llu ring_pop_bytes=%llu "
            "hw_send_calls=%llu hw_send_bytes=%llu hw_send_zero=%llu hw_send_max_chunk=%llu "
            "no_progress_budget=%llu slow_poll_exh=%llu yield_exh=%llu ring_empty=%llu "
-           "copier_active=%llu staged_bytes=%llu transmitter_empty=%llu tx_irqs=%llu "
-           "queued_at_reset=%llu\n",
+           "copier_active=%llu staged_bytes=%llu transmitter_empty=%llu",
            U(c->user_calls), U(c->user_req), U(c->user_acc), U(c->ring_pop_calls),
            U(c->ring_pop_bytes), U(c->hw_send_calls), U(c->hw_send_bytes), U(c->hw_send_zero),
            U(c->hw_send_max_chunk), U(c->no_progress_budget), U(c->slow_poll_exh),
            U(c->yield_exh), U(c->ring_empty), U(c->copier_active), U(c->staged_bytes),
-           U(c->transmitter_empty), U(c->tx_irqs), U(c->queued_at_reset));
+           U(c->transmitter_empty));
+}
+
+/* Section task (also used by S11, S41...): all counters, one line. */
+void bench_print_counter_fields(const struct uart_counters *c)
+{
+    print_original_fields(c);
+    printf(" tx_irqs=%llu queued_at_reset=%llu\n", U(c->tx_irqs), U(c->queued_at_reset));
+}
+
+/* Section task (S11, S41): the platform's own counters, one line. */
+void bench_print_txdbg_fields(const struct uart_counters *c)
+{
+    print_original_fields(c);
+    printf("\n");
+}
+
+/* s40_counters: the original's five groups of c; ours adds the TX ring's
+ * level at the last reset (queued_at_reset), which StarryOS's lack. */
+static void print_groups(const struct uart_counters *c, bool ours)
+{
+    char q[40] = "";
+
+    if (ours)
+        snprintf(q, sizeof q, " queued_at_reset=%llu", U(c->queued_at_reset));
+    printf("  counter=user-push user_calls=%llu user_req=%llu user_acc=%llu%s\n",
+           U(c->user_calls), U(c->user_req), U(c->user_acc), q);
+    printf("  counter=ring-pop ring_pop_calls=%llu ring_pop_bytes=%llu\n",
+           U(c->ring_pop_calls), U(c->ring_pop_bytes));
+    printf("  counter=hw-send hw_send_calls=%llu hw_send_bytes=%llu hw_send_zero=%llu "
+           "hw_send_max_chunk=%llu\n", U(c->hw_send_calls), U(c->hw_send_bytes),
+           U(c->hw_send_zero), U(c->hw_send_max_chunk));
+    printf("  counter=no-progress no_progress_budget=%llu slow_poll_exh=%llu yield_exh=%llu\n",
+           U(c->no_progress_budget), U(c->slow_poll_exh), U(c->yield_exh));
+    printf("  counter=drain-state ring_empty=%llu copier_active=%llu staged_bytes=%llu "
+           "transmitter_empty=%llu%s\n", U(c->ring_empty), U(c->copier_active),
+           U(c->staged_bytes), U(c->transmitter_empty), q);
 }
 
 /* Section task. */
@@ -37,20 +75,7 @@ enum bench_status s40_counters(void)
            uart_be_name);
     if (rc == 0) {
         char bpi[24];
-        printf("  counter=user-push user_calls=%llu user_req=%llu user_acc=%llu "
-               "queued_at_reset=%llu\n", U(c.user_calls), U(c.user_req), U(c.user_acc),
-               U(c.queued_at_reset));
-        printf("  counter=ring-pop ring_pop_calls=%llu ring_pop_bytes=%llu\n",
-               U(c.ring_pop_calls), U(c.ring_pop_bytes));
-        printf("  counter=hw-send hw_send_calls=%llu hw_send_bytes=%llu hw_send_zero=%llu "
-               "hw_send_max_chunk=%llu\n", U(c.hw_send_calls), U(c.hw_send_bytes),
-               U(c.hw_send_zero), U(c.hw_send_max_chunk));
-        printf("  counter=no-progress no_progress_budget=%llu slow_poll_exh=%llu yield_exh=%llu\n",
-               U(c.no_progress_budget), U(c.slow_poll_exh), U(c.yield_exh));
-        printf("  counter=drain-state ring_empty=%llu copier_active=%llu staged_bytes=%llu "
-               "transmitter_empty=%llu queued_at_reset=%llu\n", U(c.ring_empty),
-               U(c.copier_active), U(c.staged_bytes), U(c.transmitter_empty),
-               U(c.queued_at_reset));
+        print_groups(&c, true);
         printf("  counter=irq tx_irqs=%llu rx_irqs=%llu spurious_irqs=%llu busy_detect=%llu "
                "bytes_per_tx_irq=%s\n", U(c.tx_irqs), U(c.rx_irqs), U(c.spurious_irqs),
                U(c.busy_detect),
@@ -66,6 +91,11 @@ enum bench_status s40_counters(void)
                U(c.hw_send_bytes ? c.hw_send_zero * 1024 / c.hw_send_bytes : 0));
     } else {
         printf("  proxy=derived status=not-available reason=ioctl-errno-%d\n", err);
+        struct uart_counters t;
+        if (bench_txdbg_snapshot(&t) == 0) {
+            printf("  txdbg_available=1 ioctl_rc=0 source=uart-txdbg-snapshot\n");
+            print_groups(&t, false);
+        }
     }
     printf("  counter=wire-model baud=%llu fifo=%llu bytes=%llu lost=%llu thre_irqs=%llu "
            "calls=%llu instret=%llu cycles=%llu\n", U(w.baud), U(w.fifo), U(w.bytes), U(w.lost),

@@ -8,7 +8,9 @@
  * so `_excl_model` figures subtract it. One payload witness per size
  * covers all its rounds; the round lines are printed after it. Where a
  * counter does not count (cpu_counter_missing: Linux refusing a perf
- * event), the figures from it print `not-available`. */
+ * event), the figures from it print `not-available`. Where the platform
+ * keeps TX counters of its own (StarryOS's, bench_txdbg_snapshot), each
+ * size ends with them: its last round's, since that round's reset. */
 #include <stdio.h>
 #include "bench.h"
 #include "clock.h"
@@ -278,6 +280,11 @@ static bool run_size(unsigned size)
         print_phases(size, k + 1, &r[k]);
     }
     print_summary(size, r, valid, rounds);
+    struct uart_counters t;
+    if (bench_txdbg_snapshot(&t) == 0) {      /* the platform's own, the last round's */
+        printf("  diag=s41-txdbg size=%u ioctl_rc=0", size);
+        bench_print_txdbg_fields(&t);
+    }
     return all;
 }
 

@@ -4,7 +4,9 @@
  * Rounds: the same window while the section task writes 64 B x iters and
  * drains; efficiency = useful_iters / idle_iters. A polling backend that
  * spins in write() leaves the kernel nothing: efficiency near 0 is then
- * the truthful result, not a failure. */
+ * the truthful result, not a failure. Where no second task can run
+ * beside the section's (bench_threads_missing: a kernel without threads
+ * under the hosted build) there is no overlap to measure: SKIPPED. */
 #include <stdio.h>
 #include "bench.h"
 #include "clock.h"
@@ -153,7 +155,12 @@ enum bench_status s42_overlap(void)
     char a[24], b[24], c[24];
     uint32_t crc = 0;
     unsigned valid = 0;
+    const char *no_threads = bench_threads_missing();
 
+    if (no_threads) {
+        printf("  diag=s42-skip reason=no-threads threads=%s\n", no_threads);
+        return bench_skip("no-threads");
+    }
     console_flush();
     tcdrain(bench.fd);
     start_compute(clock_now_ns() + window);

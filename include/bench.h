@@ -115,6 +115,10 @@ bool bench_line_timed(void);
  * to the accounts (hosted: the accounts are perf reads, system calls,
  * and the CPU-wide counters in them must span the clock's window). */
 bool bench_clock_outside_accounts(void);
+/* Section task (S42, S43): why a task the section spawns cannot run
+ * beside it (a kernel without threads under the hosted build: the task
+ * runs to its end when spawned), or NULL (the kernel: it always can). */
+const char *bench_threads_missing(void);
 /* S43 (section task): the timer settings its sampler runs under, as
  * ` key=value` tokens at the end of a phase's line (the kernel: none, its
  * timer has no slack; Linux: ` timer_slack_ns=N`, the slack the sampler's
@@ -140,6 +144,17 @@ void bench_print_latency(const char *tag, uint64_t *v, size_t n, uint64_t line_n
 /* Section task: the TX counters as ` name=value` tokens and a newline. */
 struct uart_counters;
 void bench_print_counter_fields(const struct uart_counters *c);
+/* Section task (S11, S40, S41): the platform's own TX counters beside the
+ * design's, where it has some: on Linux, StarryOS's driver's answer to
+ * UART_TXDBG_SNAPSHOT (bench/hosted/txdbg.c), since the last
+ * UART_IOC_RESET_COUNTERS, into out's first sixteen fields (user_calls ..
+ * transmitter_empty: StarryOS's counters in its order), the others 0; 0,
+ * or -1 with errno ENOTTY where there are none (the kernel: its counters
+ * are the design's, UART_IOC_GET_COUNTERS). */
+int bench_txdbg_snapshot(struct uart_counters *out);
+/* Section task: those sixteen as ` name=value` tokens under StarryOS's
+ * names, and a newline. */
+void bench_print_txdbg_fields(const struct uart_counters *c);
 /* Foreign RX traffic in a section's window (bench/rx_window.c): bytes
  * the UART received that the section did not send itself, and, on the
  * async backend, the RX interrupts and the instructions of the RX CPU

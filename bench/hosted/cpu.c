@@ -8,8 +8,11 @@
  * every delta of them less the read syscalls' own work (measured at
  * start), and their unit (2^shift counts per instruction under QEMU's
  * -icount, measured on riscv64); its CPU time (CLOCK_PROCESS_CPUTIME_ID)
- * and the CPU's (/proc/stat). The counters themselves are perf_counter.c's;
- * the CPU-wide ones, opened first, cpu_wide.c's. */
+ * and the CPU's (/proc/stat). Where the kernel has no hardware perf
+ * events (a small kernel: StarryOS), the instruction count is the hart's
+ * from /proc/instret, its read's cost taken out the same way. The
+ * counters themselves are perf_counter.c's and text_counter.c's; the
+ * CPU-wide ones, opened first, cpu_wide.c's. */
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
@@ -31,6 +34,7 @@
 #define UNIT_TRIES 3
 #define SHIFT_MAX  10           /* QEMU's -icount shift=0..10 */
 #define SHARE_LOOP 10000UL      /* iterations a counting counter cannot miss */
+#define PROC_INSTRET "/proc/instret"    /* StarryOS: the hart's retired instructions */
 
 bool cpu_instret_exact;
 unsigned cpu_clock_shift;
@@ -194,6 +198,8 @@ void hosted_cpu_init(bool wide_first)
     counter_open(&instret, counter_event[CPU_COUNTER_INSTRET], COUNTER_PROCESS);
     counter_open(&cycles, counter_event[CPU_COUNTER_CYCLES], COUNTER_PROCESS);
     share_counters(wide_first);
+    if (instret.missing)        /* a small kernel's own count instead */
+        counter_open_text(&instret, PROC_INSTRET, "proc-instret", "hart");
     counter_calibrate(&instret);
     counter_calibrate(&cycles);
     hosted_cpu_wide_calibrate();
@@ -249,17 +255,20 @@ const char *hosted_pin_error(void)
 }
 
 /* manifest. */
-const char *hosted_counter_scope(enum cpu_counter c)
-{
-    return c == CPU_COUNTER_INSTRET ? instret.scope : cycles.scope;
-}
-
-/* manifest. */
-uint64_t hosted_counter_read_cost(enum cpu_counter c, uint64_t *null_delta)
+void hosted_counter_info(enum cpu_counter c, struct hosted_counter_info *out)
 {
     const struct counter *k = c == CPU_COUNTER_INSTRET ? &instret : &cycles;
-    *null_delta = k->null_delta;
-    return k->read_cost;
+    *out = (struct hosted_counter_info){ .missing = k->missing, .scope = k->scope, .cpu = -1,
+                                         .read_cost = k->read_cost, .null_delta = k->null_delta,
+                                         .event = k->source, .path = k->path,
+                                         .path_missing = k->path_missing,
+                                         .perf_missing = k->perf_missing };
+}
+
+/* s41_cpu_work (section task): what S41's instruction figures count. */
+const char *hosted_instret_method(void)
+{
+    return instret.path ? "proc-instret-of-the-hart" : "perf-instructions-of-the-process";
 }
 
 /* Any thread. */

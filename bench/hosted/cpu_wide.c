@@ -162,7 +162,8 @@ void hosted_cpu_wide_info(enum cpu_counter c, struct hosted_counter_info *out)
     const struct wide *w = &wide[c];
     *out = (struct hosted_counter_info){ w->c.missing, w->c.scope, w->cpu,
                                          w->csr ? "csr" : "read-syscall", w->csr_verdict,
-                                         w->c.read_cost, w->c.null_delta };
+                                         w->c.read_cost, w->c.null_delta, w->c.source,
+                                         0, 0, 0 };
 }
 
 /* cpu_acct_read (any thread): the CPU's counts so far, 0 where refused. */

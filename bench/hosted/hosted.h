@@ -40,15 +40,9 @@ void hosted_write_all(int fd, const void *p, size_t n);
  * two, keep the process's (wide_first: the CPU's). */
 void hosted_cpu_init(bool wide_first);
 /* manifest: the CPU the process is pinned to (-1: not pinned), why
- * pinning failed, and what a counter counts ("user+kernel", "user";
- * "none": cpu_counter_missing says why). */
+ * pinning failed. */
 int hosted_cpu_pinned(void);
 const char *hosted_pin_error(void);
-const char *hosted_counter_scope(enum cpu_counter c);
-/* manifest: what one read adds to counter c, in its units (rdinstret and
- * rdcycle leave it out of every delta), and, in *null_delta, what is left
- * of it in a delta of two reads back to back (0 when it is left out). */
-uint64_t hosted_counter_read_cost(enum cpu_counter c, uint64_t *null_delta);
 
 /* hosted_cpu_init (cpu_wide.c), first: open the CPU-wide counters of CPU
  * cpu (-1: not pinned, why says why); after the process's counters:
@@ -66,21 +60,41 @@ uint64_t hosted_cpu_wide_raw(enum cpu_counter c);
  * ("process", "cpuwide"). */
 extern const char *hosted_counter_priority;
 /* What the manifest prints of a counter: missing (an errno name, NULL
- * when it counts), scope, the CPU counted, where values come from
- * ("csr", "read-syscall"), what the CSR check found, a read's cost and
- * what is left of it in a delta of two values back to back. */
+ * when it counts), scope, the CPU counted (-1: the process's), where the
+ * CPU's values come from ("csr", "read-syscall"), what the CSR check
+ * found, what one read adds to the counter in its units (rdinstret and
+ * rdcycle leave it out of every delta) and what is left of it in a delta
+ * of two values back to back; what counts (event: "perf-hw-instructions",
+ * "proc-instret"), a text file's path, why the text file could not count
+ * (path_missing) and, for a text file's counter, why the perf event was
+ * refused (perf_missing). */
 struct hosted_counter_info {
     const char *missing, *scope;
     int cpu;
     const char *source, *csr;
     uint64_t read_cost, null_delta;
+    const char *event, *path, *path_missing, *perf_missing;
 };
+/* manifest: the process's counter c (hosted_counter_info), the CPU's. */
+void hosted_counter_info(enum cpu_counter c, struct hosted_counter_info *out);
 void hosted_cpu_wide_info(enum cpu_counter c, struct hosted_counter_info *out);
 /* cpu_acct_read (any thread): the CPU-wide counts so far (0: refused). */
 void hosted_cpu_wide_read(uint64_t *instret, uint64_t *cycles);
 /* cpu_print_window (section task): the CPU-wide figures of a window of
  * bytes payload bytes, ` key=value` tokens at the end of the line. */
 void hosted_cpu_wide_print(const struct cpu_totals *a, const struct cpu_totals *b, uint64_t bytes);
+
+/* main, before any thread: what the kernel gives (kernel_caps.c):
+ * hosted_no_threads, why no second thread can run (`clone-ENOSYS`: no
+ * pthread_create; NULL: threads run), and hosted_no_nanosleep, why
+ * clock_nanosleep cannot sleep (`clock_nanosleep-ENOSYS`; NULL: it can). */
+void hosted_caps_probe(void);
+extern const char *hosted_no_threads, *hosted_no_nanosleep;
+
+/* hosted_ioctl (UART_IOC_RESET_COUNTERS, any task): StarryOS's TX
+ * counters zeroed (UART_TXDBG_RESET, txdbg.c); 0, or -1 with errno
+ * (ENOTTY: the kernel has none). */
+int hosted_txdbg_reset(int fd);
 
 /* main: the --sections value the runner reads as its boot argument
  * sections= (NULL: every section). */

@@ -228,6 +228,7 @@ int main(int argc, char **argv)
     rc = hosted_tty_open(o.tty, baud, err, sizeof err);
     if (rc)
         fail(&o, rc, err);
+    hosted_caps_probe();
     hosted_counter_priority = o.counters ? o.counters : "process";
     hosted_cpu_init(strcmp(hosted_counter_priority, "cpuwide") == 0);
     if (hosted_cpu_shift(o.shift, err, sizeof err))

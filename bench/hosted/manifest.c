@@ -21,25 +21,35 @@
 #include "uart_backend.h"
 #include "version.h"
 
-/* s00_manifest: `  counter_<name>=<source> scope= read_cost= null_delta=`
- * or `not-available reason=`. */
-static void print_counter(const char *name, const char *source, enum cpu_counter c)
+/* s00_manifest: `  counter_<name>=<event> scope= [path= perf=] read_cost=
+ * null_delta=` (a text file's count, /proc/instret: its path, why the
+ * perf event was refused, then StarryOS's `instret_read_overhead=` line),
+ * or `not-available reason= [proc_instret=]` (why the text file could
+ * not count either). */
+static void print_counter(const char *name, enum cpu_counter c)
 {
-    const char *why = cpu_counter_missing(c);
-    uint64_t null_delta;
-    uint64_t cost = hosted_counter_read_cost(c, &null_delta);
+    struct hosted_counter_info k;
 
-    if (why)
-        printf("  counter_%s=not-available reason=%s\n", name, why);
-    else
-        printf("  counter_%s=%s scope=%s read_cost=%llu null_delta=%llu\n", name, source,
-               hosted_counter_scope(c), (unsigned long long)cost,
-               (unsigned long long)null_delta);
+    hosted_counter_info(c, &k);
+    if (k.missing) {
+        printf("  counter_%s=not-available reason=%s", name, k.missing);
+        if (k.path_missing)
+            printf(" proc_instret=%s", k.path_missing);
+        printf("\n");
+        return;
+    }
+    printf("  counter_%s=%s scope=%s", name, k.event, k.scope);
+    if (k.path)
+        printf(" path=%s perf=%s", k.path, k.perf_missing);
+    printf(" read_cost=%llu null_delta=%llu\n", (unsigned long long)k.read_cost,
+           (unsigned long long)k.null_delta);
+    if (k.path)
+        printf("  instret_read_overhead=%llu\n", (unsigned long long)k.read_cost);
 }
 
-/* s00_manifest: `  counter_cpuwide_<name>=<source> scope= cpu= source= csr=
+/* s00_manifest: `  counter_cpuwide_<name>=<event> scope= cpu= source= csr=
  * read_cost= null_delta=` or `not-available reason=`. */
-static void print_cpu_wide(const char *name, const char *source, enum cpu_counter c)
+static void print_cpu_wide(const char *name, enum cpu_counter c)
 {
     struct hosted_counter_info k;
 
@@ -48,7 +58,7 @@ static void print_cpu_wide(const char *name, const char *source, enum cpu_counte
         printf("  counter_cpuwide_%s=not-available reason=%s\n", name, k.missing);
     else
         printf("  counter_cpuwide_%s=%s scope=%s cpu=%d source=%s csr=%s read_cost=%llu "
-               "null_delta=%llu\n", name, source, k.scope, k.cpu, k.source, k.csr,
+               "null_delta=%llu\n", name, k.event, k.scope, k.cpu, k.source, k.csr,
                (unsigned long long)k.read_cost, (unsigned long long)k.null_delta);
 }
 
@@ -104,8 +114,14 @@ void bench_manifest_platform(void)
     printf("  os=linux kernel_release=%s machine=%s\n", u.release, u.machine);
     printf("  privilege=user\n");
     printf("  isa=%s\n", u.machine);
-    printf("  timebase_hz=1000000000 timer=clock_nanosleep timer_slack_ns=%d\n",
-           prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0));
+    printf("  timebase_hz=1000000000 timer=%s timer_slack_ns=%d\n",
+           hosted_no_nanosleep ? "ppoll" : "clock_nanosleep", prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0));
+    if (hosted_no_threads)      /* a small kernel: each task runs to its end when spawned */
+        printf("  tasks=inline reason=%s timer_nanosleep=%s\n", hosted_no_threads,
+               hosted_no_nanosleep ? hosted_no_nanosleep : "ok");
+    else
+        printf("  tasks=threads timer_nanosleep=%s\n",
+               hosted_no_nanosleep ? hosted_no_nanosleep : "ok");
     struct hosted_line l;
     const char *line = hosted_line_kind(&l);
     bool device = strcmp(line, "device") == 0;
@@ -134,17 +150,20 @@ void bench_manifest_platform(void)
     printf("  wire_model=off\n");
     printf("  qemu_mode=%s\n", hosted_qemu_mode ? hosted_qemu_mode : "unknown");
     print_cpu_clock();
-    print_counter("instructions", "perf-hw-instructions", CPU_COUNTER_INSTRET);
-    print_counter("cycles", "perf-hw-cpu-cycles", CPU_COUNTER_CYCLES);
+    print_counter("instructions", CPU_COUNTER_INSTRET);
+    print_counter("cycles", CPU_COUNTER_CYCLES);
     printf("  counter_priority=%s\n", hosted_counter_priority);
-    print_cpu_wide("instructions", "perf-hw-instructions", CPU_COUNTER_INSTRET);
-    print_cpu_wide("cycles", "perf-hw-cpu-cycles", CPU_COUNTER_CYCLES);
+    print_cpu_wide("instructions", CPU_COUNTER_INSTRET);
+    print_cpu_wide("cycles", CPU_COUNTER_CYCLES);
     printf("  cpu_util_source=%s system_cpu_source=%s", CPU_UTIL_METHOD,
            access("/proc/stat", R_OK) == 0 ? "/proc/stat" : "none");
     if (hosted_cpu_pinned() >= 0)
         printf(" cpu_pinned=%d\n", hosted_cpu_pinned());
     else
         printf(" cpu_pinned=none reason=%s\n", hosted_pin_error());
-    printf("  device=/dev/console timer_source=CLOCK_MONOTONIC instret_source=perf_event%s "
-           "errno=linux\n", hosted_init_mode ? "" : " witness_bytes=far-end");
+    struct hosted_counter_info k;
+    hosted_counter_info(CPU_COUNTER_INSTRET, &k);
+    printf("  device=%s timer_source=CLOCK_MONOTONIC instret_source=%s%s errno=linux\n",
+           hosted_tty.path, k.missing ? "none" : k.path ? k.path : "perf_event",
+           hosted_init_mode ? "" : " witness_bytes=far-end");
 }

@@ -1,6 +1,7 @@
-/* perf_event_open counters for the shim (perf_counter.h): one opening
- * rule for the process's counters and the CPU-wide ones, and the read
- * syscall's own work taken out of every value. */
+/* The shim's counters (perf_counter.h): one perf_event_open rule for the
+ * process's counters and the CPU-wide ones, one read for a perf event or
+ * a text file's count (text_counter.c), and every read's own work taken
+ * out of every value. */
 #include <errno.h>
 #include <stdbool.h>
 #include <linux/perf_event.h>
@@ -14,6 +15,7 @@
 static _Atomic uint64_t reads;      /* counted reads so far, by any thread, of any counter */
 
 const uint64_t counter_event[2] = { PERF_COUNT_HW_INSTRUCTIONS, PERF_COUNT_HW_CPU_CYCLES };
+static const char *const counter_source[2] = { "perf-hw-instructions", "perf-hw-cpu-cycles" };
 
 /* counter_open: one perf_event_open try with the given exclusions; the
  * fd or -1 with errno set. */
@@ -50,7 +52,8 @@ void counter_open(struct counter *c, uint64_t config, int cpu)
     for (size_t t = 0; t < sizeof tries / sizeof tries[0]; t++) {
         long fd = open_try(config, cpu, tries[t].kernel, tries[t].hv);
         if (fd >= 0) {
-            *c = (struct counter){ (int)fd, 0, tries[t].scope, 0, 0 };
+            *c = (struct counter){ .fd = (int)fd, .scope = tries[t].scope,
+                                   .source = counter_source[config == counter_event[1]] };
             return;
         }
         err = errno;
@@ -60,14 +63,18 @@ void counter_open(struct counter *c, uint64_t config, int cpu)
             t++;                /* no exclusion at all: the last try */
     }
     const char *name = strerrorname_np(err);
-    *c = (struct counter){ -1, name ? name : "unknown-errno", "none", 0, 0 };
+    *c = (struct counter){ .fd = -1, .missing = name ? name : "unknown-errno", .scope = "none" };
 }
 
 /* Any thread. */
 uint64_t counter_read(const struct counter *c)
 {
     uint64_t v = 0;
-    if (c->fd >= 0 && read(c->fd, &v, sizeof v) != (ssize_t)sizeof v)
+    if (c->missing)
+        return 0;
+    if (c->path)
+        return text_counter_read(c);
+    if (read(c->fd, &v, sizeof v) != (ssize_t)sizeof v)
         v = 0;
     return v;
 }
@@ -75,7 +82,7 @@ uint64_t counter_read(const struct counter *c)
 /* Any thread. */
 uint64_t counter_value(const struct counter *c)
 {
-    if (c->fd < 0)
+    if (c->missing)
         return 0;               /* no read syscall: nothing to count */
     uint64_t n = reads++;
     return counter_read(c) - n * c->read_cost;
@@ -87,13 +94,15 @@ uint64_t counter_correct(const struct counter *c, uint64_t raw)
     return raw - reads * c->read_cost;
 }
 
-/* hosted_cpu_init, hosted_cpu_wide_init: the read syscall's own work, a
- * kernel's rdinstret has none. */
+/* hosted_cpu_init, hosted_cpu_wide_init: the read's own work (a read
+ * syscall; a text file's open, read and close: StarryOS's benchmark's
+ * instret_read_overhead, the delta of two reads back to back), which a
+ * kernel's rdinstret has not; the least of a few tries. */
 void counter_calibrate(struct counter *c)
 {
     uint64_t least = UINT64_MAX;
 
-    if (c->fd < 0)
+    if (c->missing)
         return;
     for (int t = 0; t < READ_COST_TRIES; t++) {
         uint64_t a = counter_read(c), b = counter_read(c);
@@ -110,5 +119,5 @@ void counter_close(struct counter *c, const char *why)
 {
     if (c->fd >= 0)
         close(c->fd);
-    *c = (struct counter){ -1, why, "none", 0, 0 };
+    *c = (struct counter){ .fd = -1, .missing = why, .scope = "none" };
 }

@@ -4,12 +4,18 @@
  * at every wake and task end. A task is a detached thread that marks
  * itself done, under the lock, as its last act, so a cancel is only ever
  * sent to a live thread, and only while the task object is still its
- * own (struct task.thread). One timer thread serves the armed timers. */
+ * own (struct task.thread). One timer thread serves the armed timers.
+ * On a kernel without threads (hosted_no_threads) a task runs to its end
+ * in the thread that spawns it, a block can only wait for its deadline,
+ * and no timer fires (the runner's section deadline is not enforced);
+ * without clock_nanosleep (hosted_no_nanosleep) sleeps wait in ppoll. */
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <time.h>
 #include "clock.h"
+#include "hosted.h"
 #include "kernel.h"
 #include "scheduler.h"
 #include "timer.h"
@@ -91,6 +97,19 @@ static void *task_main(void *arg)
     return 0;
 }
 
+/* task_spawn on a kernel without threads: t's entry to its end, now, as
+ * the current task. */
+static void run_inline(struct task *t)
+{
+    struct task *caller = sched_current();
+
+    current = t;
+    t->state = TASK_RUNNING;
+    t->entry(t->arg);
+    t->state = TASK_DONE;
+    current = caller;
+}
+
 /* Any task. */
 void task_spawn(struct task *t, const char *name, void (*entry)(void *), void *arg,
                 uint64_t *stack, size_t words)
@@ -99,6 +118,11 @@ void task_spawn(struct task *t, const char *name, void (*entry)(void *), void *a
 
     (void)stack;
     (void)words;
+    if (hosted_no_threads) {
+        *t = (struct task){ .name = name, .entry = entry, .arg = arg, .state = TASK_READY };
+        run_inline(t);
+        return;
+    }
     lock_shim();
     *t = (struct task){ .name = name, .entry = entry, .arg = arg, .state = TASK_READY };
     pthread_attr_init(&a);
@@ -131,6 +155,16 @@ static bool wait_wake(struct task *volatile me, volatile uint64_t deadline_ns)
 {
     volatile bool woken;
 
+    if (hosted_no_threads) {    /* no one else runs: a wake came already, or none will */
+        woken = me->queued;
+        me->queued = false;
+        if (!woken && deadline_ns == UINT64_MAX)
+            panic("task %s blocks for good: the kernel has no threads (%s) to wake it",
+                  me->name, hosted_no_threads);
+        if (!woken)
+            sleep_until(deadline_ns);
+        return woken;
+    }
     lock_shim();
     pthread_cleanup_push(unlock_shim, 0);
     while (!me->queued && wait_until(&changed, deadline_ns) != ETIMEDOUT)
@@ -253,14 +287,14 @@ int timer_arm(struct timer *t, uint64_t deadline_ns, struct waker w)
         p = &(*p)->next;
     t->next = *p;
     *p = t;
-    if (!timer_thread_up && pthread_create(&th, 0, timer_main, 0) == 0) {
+    if (!timer_thread_up && !hosted_no_threads && pthread_create(&th, 0, timer_main, 0) == 0) {
         pthread_detach(th);
         timer_thread_up = true;
     }
     bool up = timer_thread_up;
     pthread_cond_signal(&timer_cv);
     pthread_mutex_unlock(&lock);
-    if (!up)
+    if (!up && !hosted_no_threads)
         panic("timer_arm: no timer thread");
     return 0;
 }
@@ -280,12 +314,23 @@ bool timer_cancel(struct timer *t)
     return was;
 }
 
-/* Any task: absolute sleeps on CLOCK_MONOTONIC, resumed after a signal. */
+/* Any task: absolute sleeps on CLOCK_MONOTONIC, resumed after a signal;
+ * without clock_nanosleep, ppoll's relative timeouts up to the deadline
+ * (a ppoll that fails otherwise than EINTR ends the sleep early). */
 void sleep_until(uint64_t deadline_ns)
 {
     struct timespec ts = { (time_t)(deadline_ns / NS_PER_S), (long)(deadline_ns % NS_PER_S) };
-    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, 0) == EINTR)
-        ;
+    if (!hosted_no_nanosleep) {
+        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, 0) == EINTR)
+            ;
+        return;
+    }
+    for (uint64_t now; (now = clock_now_ns()) < deadline_ns;) {
+        uint64_t left = deadline_ns - now;
+        struct timespec rel = { (time_t)(left / NS_PER_S), (long)(left % NS_PER_S) };
+        if (ppoll(NULL, 0, &rel, NULL) < 0 && errno != EINTR)
+            return;
+    }
 }
 
 /* Any task. */

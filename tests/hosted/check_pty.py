@@ -8,13 +8,16 @@ benchmark writes on the slave (pty_run.FarEnd). Checks:
 - every portable section PASS, the others SKIPPED with their reason:
   S05, S06 kernel-only; S31 no-loopback (a pty has no modem lines);
   S32, S33 no-wire-model;
-- the manifest: os=linux, the kernel release, tty=, baud=, line=pty,
+- the manifest: os=linux, the kernel release, tty= and device= (the pty
+  measured), baud=, line=pty,
   board=hosted-<machine>, backend=linux-tty, witness_bytes=far-end, each
   CPU counter (the process's and the pinned CPU's) a perf event or
   not-available with its errno's name;
 - the far end's capture holds the log's payload witnesses, whole and in
   order, checked byte for byte (tests/qemu/witness.py), with the byte
   counts and CRCs the log's markers print, and nothing else;
+- no StarryOS TX counters (Linux answers UART_TXDBG_* with ENOTTY): S11's
+  resets ioctl_rc=-1, no s11-txdbg, s41-txdbg or txdbg_available lines;
 - S43's idle groups a second time after PR_SET_TIMERSLACK 1: the phase
   lines print the slack (idle and loaded: the process's, above 1;
   idle-slack1: 1);
@@ -38,7 +41,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "qemu"))
 from uartreport import check, parse  # noqa: E402
 import suite_status  # noqa: E402
 import witness  # noqa: E402
-from pty_run import FarEnd, arg_parser, run  # noqa: E402
+from pty_run import FarEnd, arg_parser, finish, run  # noqa: E402
 
 SKIPPED = dict(suite_status.SKIPPED, S31="no-loopback")  # a pty has no TIOCM_LOOP
 COUNTER_RE = re.compile(r"^(perf-hw-\S+|not-available)$")
@@ -48,7 +51,8 @@ def check_manifest(log, tty, baud, errors, inline=False):
     """The keys that say where and how the run was taken (inline: the
     witnesses are in the log, no witness_bytes key)."""
     man = log.manifest
-    want = {"os": "linux", "kernel_release": platform.release(), "tty": tty, "baud": str(baud),
+    want = {"os": "linux", "kernel_release": platform.release(), "tty": tty, "device": tty,
+            "baud": str(baud),
             "line": "pty", "board": "hosted-" + platform.machine(), "backend": "linux-tty",
             "witness_bytes": None if inline else "far-end", "wire_model": "off"}
     for key, value in want.items():
@@ -64,6 +68,18 @@ def check_manifest(log, tty, baud, errors, inline=False):
         if rec.tag == "not-available" and not re.match(r"^E[A-Z0-9]+$", rec.get("reason", "")):
             errors.append(f"{rec.kind}=not-available without an errno name: "
                           f"reason={rec.get('reason')}")
+
+
+def check_no_txdbg(log, errors):
+    """Linux answers StarryOS's TX telemetry ioctls with ENOTTY: its counter
+    resets fail as before, and no StarryOS counters are printed."""
+    resets = {r.get("ioctl_rc") for r in log.records("S11", kind="diag", tag="s11-txdbg-reset")}
+    if resets != {"-1"}:
+        errors.append(f"S11 s11-txdbg-reset ioctl_rc {resets}, expected -1 (ENOTTY)")
+    printed = log.records("S11", kind="diag", tag="s11-txdbg") + \
+        log.records("S41", kind="diag", tag="s41-txdbg") + log.records("S40", kind="txdbg_available")
+    if printed:
+        errors.append(f"StarryOS's counters printed on Linux: {printed[0].kind}={printed[0].tag}")
 
 
 def check_slack(log, errors):
@@ -154,6 +170,7 @@ def main():
     log = parse.parse_bytes(raw if args.init else out, args.log)
     suite_status.check_statuses(log, SKIPPED, errors)
     check_slack(log, errors)
+    check_no_txdbg(log, errors)
     if "S00" in log.sections:
         check_manifest(log, far.path, args.baud, errors, inline=args.init)
     if not args.init:
@@ -166,13 +183,8 @@ def main():
                           "--check", args.log], capture_output=True, text=True)
     if cli.returncode != 0:
         errors.append(f"report --check exit status {cli.returncode}: {cli.stdout[-400:]}")
-    for line in figures(log):
-        print(line)
-    for e in errors:
-        print(f"FAIL: {e}")
-    print(f"{args.log}: {took:.1f} s, {len(raw)} bytes at the far end, "
-          f"{len(log.payloads)} witnesses; {check.verdict(result)}")
-    return 1 if errors else 0
+    return finish(figures(log), errors, f"{args.log}: {took:.1f} s, {len(raw)} bytes at the "
+                  f"far end, {len(log.payloads)} witnesses; {check.verdict(result)}")
 
 
 if __name__ == "__main__":

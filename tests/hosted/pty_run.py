@@ -1,7 +1,7 @@
 """Run uartbench-hosted on the slave side of a pty pair held by this
 process, capturing on the master side every byte the benchmark writes
-to the tty: the far end of the line. Used by check_pty.py and
-check_errors.py."""
+to the tty: the far end of the line. Used by check_pty.py,
+check_errors.py and check_small_kernel.py."""
 import argparse
 import os
 import select
@@ -58,6 +58,17 @@ def arg_parser(doc, timeout):
     p.add_argument("--baud", type=int, default=115200)
     p.add_argument("--timeout", type=float, default=timeout)
     return p
+
+
+def finish(lines, errors, summary):
+    """A checker's end: its figures (lines), each error as `FAIL: `, then
+    the summary; the exit status (1 with any error)."""
+    for line in lines:
+        print(line)
+    for e in errors:
+        print(f"FAIL: {e}")
+    print(summary)
+    return 1 if errors else 0
 
 
 def run(binary, args, log_path=None, timeout=50, **kw):

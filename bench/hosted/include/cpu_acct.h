@@ -39,8 +39,11 @@ static inline uint64_t cpu_busy_counts(void)
     return rdinstret();
 }
 
-/* What S41's figures come from (its s41-method line). */
-#define CPU_INSTRET_METHOD "perf-instructions-of-the-process"
+/* What S41's figures come from (its s41-method line): the process's perf
+ * event, or the hart's /proc/instret where a small kernel has no perf
+ * events (cpu.c). */
+const char *hosted_instret_method(void);
+#define CPU_INSTRET_METHOD hosted_instret_method()
 #define CPU_CYCLES_METHOD  "perf-cycles-of-the-process"
 #define CPU_UTIL_METHOD    "process-cputime/wall"
 

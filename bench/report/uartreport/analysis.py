@@ -40,6 +40,14 @@ def s43_phases(log):
     return out
 
 
+def s43_skipped(log):
+    """S43's phases whose `s43-phase=` line says status=SKIPPED (uartbench-hosted's
+    loaded phase on a kernel without threads, reason=no-threads): they print
+    no groups, witnesses or aggregate."""
+    return {rec.tag for rec in log.records("S43", kind="s43-phase")
+            if rec.tag and rec.get("status") == "SKIPPED"}
+
+
 def s43_settings(log):
     """{phase: `timer_slack_ns=N`}: the timer settings each S43 phase's line
     prints (uartbench-hosted's; a kernel's timer has none)."""

@@ -11,8 +11,8 @@ each log ends with one verdict line. Called by cli.main() for --check.
 from dataclasses import dataclass, field
 import sys
 
-from . import (check_bounds, check_counters, check_figures, check_rx, check_structure,
-               check_values, parse, recompute)
+from . import (check_bounds, check_counters, check_figures, check_rx, check_sources,
+               check_structure, check_values, parse, recompute)
 
 # (name, function(ctx)): order of the verdict line.
 CHECKS = (
@@ -20,6 +20,7 @@ CHECKS = (
     ("done-counts-v2", check_structure.done_v2),
     ("quiet-line", check_structure.quiet_line),
     ("manifest", check_structure.manifest),
+    ("counter-sources", check_sources.counter_sources),
     ("cpu-clock", check_structure.cpu_clock),
     ("records", check_structure.records),
     ("witnesses", check_figures.witnesses),

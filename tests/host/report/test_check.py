@@ -30,7 +30,8 @@ class Doctored(LogCase):
                       len(set(re.findall(rb"^  samples tag=(\S+)", data, re.M))))
             self.assertRegex(res.stdout.splitlines()[-1], r": ok \(ours, %d sections, %d "
                              r"witnesses, %d sample sets; checked: structure, done-counts-v2, "
-                             r"quiet-line, manifest, cpu-clock, records, witnesses, samples, "
+                             r"quiet-line, manifest, (counter-sources, )?cpu-clock, records, witnesses, "
+                             r"samples, "
                              r"arithmetic, .*bounds" % counts)
 
     def test_all_witnesses_but_one_removed(self):

@@ -21,9 +21,10 @@ def with_counters(data):
     and every S41 counter figure is a number, consistent with the others
     (instructions 100 and cycles 200 per byte in every round)."""
     data = sub(data, rb"counter_instructions=not-available reason=\S+",
-               b"counter_instructions=perf-hw-instructions scope=user+kernel")
+               b"counter_instructions=perf-hw-instructions scope=user+kernel read_cost=900 "
+               b"null_delta=3")
     data = sub(data, rb"counter_cycles=not-available reason=\S+",
-               b"counter_cycles=perf-hw-cpu-cycles scope=user+kernel")
+               b"counter_cycles=perf-hw-cpu-cycles scope=user+kernel read_cost=900 null_delta=3")
     data = sub(data, rb"instret_exact=0", b"instret_exact=1")
 
     def round_line(m):
@@ -164,6 +165,66 @@ class Hosted(LogCase):
         kernel = sub(data, rb"cpu_util=process-cputime/wall", b"cpu_util=non-idle-cycles/window")
         self.found(check(kernel), "S41", "s41-valid(size=64,round=1).cpu_util_pct",
                    "idle_cycles")
+
+    def test_proc_instret_source(self):
+        """A small kernel's count (/proc/instret, StarryOS) where Linux refused
+        the perf event: accepted in the form uartbench-hosted prints it, with
+        instret_read_overhead= its read cost; each malformed form a finding."""
+        data = sub(with_counters(self.log), rb"counter_instructions=[^\n]*",
+                   b"counter_instructions=proc-instret scope=hart path=/proc/instret perf=ENOSYS "
+                   b"read_cost=1000 null_delta=0\n  instret_read_overhead=1000")
+        self.assertEqual([(f.section, f.key, f.what) for f in check(data).findings], [])
+        key = "counter_instructions"
+        for pattern, repl, where, what in (
+                (rb" perf=ENOSYS", b"", key + ".perf", "not an errno name"),
+                (rb" perf=ENOSYS", b" perf=refused", key + ".perf", "not an errno name"),
+                (rb" scope=hart", b" scope=user", key + ".scope", "not one of hart"),
+                (rb" path=/proc/instret", b" path=/tmp/instret", key + ".path", "not one of"),
+                (rb" read_cost=1000", b" read_cost=1k", key + ".read_cost", "not a whole"),
+                (rb" null_delta=0", b"", key + ".null_delta", "not a whole number"),
+                (rb"=proc-instret", b"=proc-cycles", key, "is not one of"),
+                (rb"overhead=1000", b"overhead=999", "instret_read_overhead", "read_cost=1000"),
+                (rb"counter_cycles=perf-hw-cpu-cycles", b"counter_cycles=proc-instret",
+                 "counter_cycles", "is not one of perf-hw-cpu-cycles|not-available")):
+            self.found(check(sub(data, pattern, repl)), "S00", where, what)
+
+    def test_refused_counter_forms(self):
+        """`not-available` with an errno name, and /proc/instret's own reason
+        only for the instruction count; instret_read_overhead only beside a
+        /proc/instret count."""
+        data = sub(self.log, rb"(counter_instructions=not-available reason=\S+)",
+                   rb"\1 proc_instret=ENOENT")
+        self.clean(check(data), "S00", "counter_")
+        for pattern, repl, where in (
+                (rb"proc_instret=ENOENT", b"proc_instret=gone", "counter_instructions.proc_instret"),
+                (rb"(counter_instructions=not-available) reason=\S+", rb"\1",
+                 "counter_instructions.reason"),
+                (rb"(counter_cycles=not-available reason=\S+)", rb"\1 proc_instret=ENOENT",
+                 "counter_cycles.proc_instret"),
+                (rb"(  counter_cycles=)", rb"  instret_read_overhead=5\n\1",
+                 "instret_read_overhead")):
+            self.found(check(sub(data, pattern, repl)), "S00", where)
+        perf = with_counters(self.log)
+        self.found(check(sub(perf, rb" scope=user\+kernel", b" scope=hart")), "S00",
+                   "counter_instructions.scope", "not one of user+kernel|user|all")
+        wide = with_cpuwide(perf)
+        self.found(check(sub(wide, rb"(cpuwide_instructions=\S+ scope=\S+) cpu=1", rb"\1 cpu=x")),
+                   "S00", "counter_cpuwide_instructions.cpu", "not a CPU number")
+        self.found(check(sub(wide, rb"source=read-syscall", b"source=mmio")), "S00",
+                   "counter_cpuwide_instructions.source", "not one of csr|read-syscall")
+
+    def test_s43_loaded_skipped(self):
+        """S43's loaded phase SKIPPED on a kernel without threads: its line
+        says so and its groups, witnesses and aggregate are not expected; a
+        phase line that does not say so still needs every one of them."""
+        data = re.sub(rb"^[^\n]*s43-loaded[^\n]*\n", b"", self.log, flags=re.M)
+        data = sub(data, rb"(  s43-phase=loaded [^\n]*)",
+                   rb"\1 status=SKIPPED reason=no-threads threads=clone-ENOSYS")
+        self.assertEqual([(f.section, f.key, f.what) for f in check(data).findings], [])
+        res = check(sub(data, rb" status=SKIPPED reason=no-threads threads=clone-ENOSYS", b""))
+        self.found(res, "S43", "s43-loaded-group", "record missing")
+        self.found(res, "S43", "payload-begin=s43-loaded-1", "witness missing")
+        self.found(res, "S43", "s43-loaded-aggregate", "record missing")
 
     def test_cpuwide(self):
         """The pinned CPU's figures: clean as printed; not-available only
