@@ -11,7 +11,7 @@ does on a real port). Checks:
   with nothing lost, the CRC of what the section read = the CRC of what
   the far end sent;
 - the capture, the requests taken out, is S33's TX payload, whole
-  (tests/qemu/witness.py), and nothing else;
+  (scripts/payload_witness.py), and nothing else;
 - `report --check` on the log is clean."""
 import os
 import re
@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.join(ROOT, "bench", "report"))
 sys.path.insert(0, os.path.join(ROOT, "tests", "qemu"))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from uartreport import check, parse  # noqa: E402
-import witness  # noqa: E402
+import payload_witness as witness  # noqa: E402
 from far_end_line import FarEnd  # noqa: E402
 sys.path.insert(0, HERE)
 from pty_run import arg_parser  # noqa: E402

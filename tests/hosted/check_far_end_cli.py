@@ -2,10 +2,12 @@
 """scripts/far-end on a pty's slave side, the test playing the board on
 the master side. Cases (--case, repeatable; default all):
   serve     the board prints a line, asks for a 300-byte stream (seed 7,
-            lead 20 ms) and ends the suite: the far end captures the
-            output without the request, sends the pattern whole at the
-            line's pace (no sooner than 300 characters' time), writes the
-            ground truth (sent, CRC-32) and exits 0 at `Done. sections=`
+            lead 20 ms), prints a payload with its witness and ends the
+            suite: the far end captures the output without the request,
+            sends the pattern whole at the line's pace (no byte before its
+            time), writes the ground truth (sent, CRC-32), finds the
+            payload as its witness says and exits 0 at `Done. sections=`
+  corrupt   a payload that is not what its witness says: exit 1, naming it
   stop      a stream stopped by the board part-way: sent < asked, end
             stopped, the bytes sent all the pattern's
   silent    a board that never prints: exit 1 after --first, naming it
@@ -65,12 +67,14 @@ def case_serve(tmp, fails):
                      b"lead_ms=20\x03  more log\r\n")
     times = []
     got = collect(master, 5, lambda d: len(d) >= 300, times)
-    os.write(master, b"Done. sections=2 passed=2\r\n")
+    os.write(master, witnessed(b"x\n" * 40) + b"Done. sections=2 passed=2\r\n")
     out, err = proc.communicate(timeout=10)
     os.close(master)
     os.close(slave)
     if proc.returncode != 0:
         fails.append(f"serve: exit {proc.returncode}: {err[-300:]}")
+    if "payloads: 1 of 1 as their witnesses say" not in err:
+        fails.append(f"serve: the payload's check is not on stderr: {err[-300:]}")
     if got != pattern(7, 0, 300):
         fails.append(f"serve: {len(got)} bytes sent, not the pattern's 300 of seed 7")
     early = [(t - t0, n) for t, n in times if t - t0 < 0.020 + n * 10 / BAUD]
@@ -79,7 +83,8 @@ def case_serve(tmp, fails):
                      f"{10 / BAUD * 1e6:.1f} us a byte): (s, bytes by then) {early[:5]}")
     with open(os.path.join(tmp, "cap.log"), "rb") as fh:
         cap = fh.read()
-    want = b"  hello from the board\r\n  more log\r\nDone. sections=2 passed=2\r\n"
+    want = (b"  hello from the board\r\n  more log\r\n" + witnessed(b"x\n" * 40) +
+            b"Done. sections=2 passed=2\r\n")
     if cap != want:
         fails.append(f"serve: capture {cap!r}, expected {want!r}")
     with open(os.path.join(tmp, "cap.far-end.json")) as fh:
@@ -88,6 +93,27 @@ def case_serve(tmp, fails):
                 "crc32": "0x%08x" % zlib.crc32(pattern(7, 0, 300))}
     if len(rows) != 1 or any(rows[0].get(k) != v for k, v in want_row.items()):
         fails.append(f"serve: truth {rows}, expected {want_row}")
+
+
+def witnessed(payload, crc=None):
+    """A payload between its witness lines, as a section prints it."""
+    crc = zlib.crc32(payload) if crc is None else crc
+    return (b"  payload-begin=t\r\n" + payload + b"\r\n  payload-end=t bytes=%d crc32=0x%08x\r\n"
+            % (len(payload), crc))
+
+
+def case_corrupt(tmp, fails):
+    """A payload whose bytes are not its witness's."""
+    master, slave = os.openpty()
+    proc = start(tmp, os.ttyname(slave))
+    time.sleep(0.3)
+    os.write(master, witnessed(b"abc", zlib.crc32(b"abd")) + b"Done. sections=1\r\n")
+    _, err = proc.communicate(timeout=10)
+    os.close(master)
+    os.close(slave)
+    if proc.returncode != 1 or "payloads: 0 of 1" not in err or "payload t MISMATCH" not in err:
+        fails.append(f"corrupt: exit {proc.returncode}, stderr {err[-300:]!r}; expected 1, "
+                     "the payload named")
 
 
 def case_stop(tmp, fails):
@@ -152,7 +178,7 @@ def case_baud(tmp, fails):
         fails.append(f"baud: exit {proc.returncode}, {proc.stderr.strip()[-200:]!r}")
 
 
-CASES = {"serve": case_serve, "stop": case_stop, "silent": case_silent, "busy": case_busy,
+CASES = {"serve": case_serve, "corrupt": case_corrupt, "stop": case_stop, "silent": case_silent, "busy": case_busy,
          "missing": case_missing, "baud": case_baud}
 
 

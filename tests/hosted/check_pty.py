@@ -14,7 +14,7 @@ benchmark writes on the slave (pty_run.FarEnd). Checks:
   CPU counter (the process's and the pinned CPU's) a perf event or
   not-available with its errno's name;
 - the far end's capture holds the log's payload witnesses, whole and in
-  order, checked byte for byte (tests/qemu/witness.py), with the byte
+  order, checked byte for byte (scripts/payload_witness.py), with the byte
   counts and CRCs the log's markers print, and nothing else;
 - no StarryOS TX counters (Linux answers UART_TXDBG_* with ENOTTY): S11's
   resets ioctl_rc=-1, no s11-txdbg, s41-txdbg or txdbg_available lines;
@@ -38,9 +38,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "bench", "report"))
 sys.path.insert(0, os.path.join(ROOT, "tests", "qemu"))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from uartreport import check, parse  # noqa: E402
 import suite_status  # noqa: E402
-import witness  # noqa: E402
+import payload_witness as witness  # noqa: E402
 from pty_run import FarEnd, arg_parser, finish, run  # noqa: E402
 
 SKIPPED = dict(suite_status.SKIPPED, S31="no-loopback")  # a pty has no TIOCM_LOOP

@@ -61,7 +61,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "qemu"))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from qemu_line import add_line_options, finish_line_options  # noqa: E402
 from uartreport import parse, recompute  # noqa: E402
-from witness import parser_flag_ok, raw_witnesses  # noqa: E402
+from payload_witness import parser_flag_ok, raw_witnesses  # noqa: E402
 
 from rx_flood_checks import accounting, flood_reached_tx, structural_checks  # noqa: E402
 from rx_flood_qemu import boot_and_flood  # noqa: E402
