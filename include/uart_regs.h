@@ -17,7 +17,28 @@
 
 #ifdef HOST_TEST
 #include "fake_mmio.h"
+#else
+#include "board.h"
 #endif
+
+/* An image is built for one board: its UART's register stride and access
+ * width are the board's constants (uart_bus_ok checks the config against
+ * them at bring-up), so that an access costs no look-up; a host test's
+ * fake UART takes them from the config. */
+#ifdef BOARD_UART_REG_SHIFT
+#define UART_REG_SHIFT(c) ((void)(c), BOARD_UART_REG_SHIFT)
+#define UART_IO_WIDTH(c)  ((void)(c), BOARD_UART_IO_WIDTH)
+#else
+#define UART_REG_SHIFT(c) ((c)->reg_shift)
+#define UART_IO_WIDTH(c)  ((c)->io_width)
+#endif
+
+/* uart_be_hw_init (boot): the config's stride and width are the ones the
+ * accesses use. */
+static inline bool uart_bus_ok(const struct uart_cfg *c)
+{
+    return c->reg_shift == UART_REG_SHIFT(c) && c->io_width == UART_IO_WIDTH(c);
+}
 #if WIRE_BAUD
 #include "wire_seam.h"
 #endif
@@ -25,7 +46,7 @@
 /* Any context: the byte address of register r. */
 static inline uintptr_t uart_reg_addr(const struct uart_cfg *c, unsigned r)
 {
-    return c->base + ((uintptr_t)r << c->reg_shift);
+    return c->base + ((uintptr_t)r << UART_REG_SHIFT(c));
 }
 
 /* Any context: the load and the store themselves, past the wire model. */
@@ -34,7 +55,7 @@ static inline uint32_t uart_read_raw(const struct uart_cfg *c, unsigned r)
 #ifdef HOST_TEST
     return fake_mmio_read(uart_reg_addr(c, r), c->io_width);
 #else
-    if (c->io_width == 4)
+    if (UART_IO_WIDTH(c) == 4)
         return *(volatile uint32_t *)uart_reg_addr(c, r);
     return *(volatile uint8_t *)uart_reg_addr(c, r);
 #endif
@@ -44,7 +65,7 @@ static inline void uart_write_raw(const struct uart_cfg *c, unsigned r, uint32_t
 #ifdef HOST_TEST
     fake_mmio_write(uart_reg_addr(c, r), c->io_width, v);
 #else
-    if (c->io_width == 4)
+    if (UART_IO_WIDTH(c) == 4)
         *(volatile uint32_t *)uart_reg_addr(c, r) = v;
     else
         *(volatile uint8_t *)uart_reg_addr(c, r) = (uint8_t)v;
@@ -96,7 +117,7 @@ static inline void uart_write_burst(const struct uart_cfg *c, unsigned r, const 
     for (uint32_t i = 0; i < n; i++)
         fake_mmio_write(a, c->io_width, p[i]);
 #else
-    if (c->io_width == 4) {
+    if (UART_IO_WIDTH(c) == 4) {
         volatile uint32_t *reg = (volatile uint32_t *)a;
 #pragma GCC unroll 4
         for (uint32_t i = 0; i < n; i++)

@@ -99,13 +99,24 @@ def run_trace(image_dir, section, qemu, lo, hi, scratch, options=()):
 
 
 def trace_pcs(trace):
-    """The translation blocks' start addresses, in the order they ran."""
-    pcs = []
+    """The translation blocks' start addresses, in the order they ran.
+    QEMU rewinds a block at an I/O access under icount (`cpu_io_recompile:
+    rewound execution of TB to <its start>`): what came before the access
+    ran, and a block of the access alone follows. A block rewound at its
+    first instruction ran nothing and is left out; one rewound further in
+    ends where the next starts (executed())."""
+    pcs, rewound = [], False
     with open(trace, encoding="utf-8", errors="replace") as f:
         for line in f:
             m = re.search(r"\[[0-9a-f]+/([0-9a-f]+)/", line)
             if m:
-                pcs.append(int(m.group(1), 16))
+                pc = int(m.group(1), 16)
+                if rewound and pcs[-1] == pc:
+                    pcs.pop()
+                pcs.append(pc)
+                rewound = False
+            elif line.startswith("cpu_io_recompile: rewound") and pcs:
+                rewound = True
     return pcs
 
 

@@ -6,6 +6,10 @@
   starts inside it) counts up to the next one's start, not twice; a
   block that loops back to itself counts each time; a block logged again
   at its own start counts again (a loop).
+- trace_pcs(), on a made-up trace: a block QEMU rewound at an I/O access
+  that is its first instruction (the block of the access alone follows,
+  at the same address) ran nothing and is left out; one rewound at an
+  access further in stays (it ran up to the access).
 - On a quick image: the refill window of S41 (every trap that ran the
   async engine's TX interrupt) and the write-drain window of S20; each
   profile adds up (its functions' and its files' counts both give the
@@ -15,11 +19,15 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 sys.dont_write_bytecode = True
-from exec_trace import executed  # noqa: E402
+from exec_trace import executed, trace_pcs  # noqa: E402
+
+TB = "Trace 0: 0x7f0 [0000000000000000/%016x/0020f001/%s]\n"
+REWOUND = "cpu_io_recompile: rewound execution of TB to %016x\n"
 
 
 def unit(errors):
@@ -33,6 +41,21 @@ def unit(errors):
         got = executed(tbs, addrs, ends)
         if got != want:
             errors.append(f"executed({tbs}): {got}, want {want} ({what})")
+
+
+def parse(errors, tmp):
+    """trace_pcs() on two made-up traces."""
+    cases = [(TB % (0, "ff020200") + TB % (8, "ff020200") + REWOUND % 8 + TB % (8, "ff038201") +
+              TB % (12, "ff020200"), [0, 8, 12], "an access first in its block"),
+             (TB % (0, "ff020200") + REWOUND % 0 + TB % (6, "ff038201") + TB % (0, "ff020200"),
+              [0, 6, 0], "an access further in")]
+    for text, want, what in cases:
+        path = os.path.join(tmp, "trace")
+        with open(path, "w") as fh:
+            fh.write(text)
+        got = trace_pcs(path)
+        if got != want:
+            errors.append(f"trace_pcs: {got}, want {want} ({what})")
 
 
 def profile(image, window, errors):
@@ -59,6 +82,8 @@ def profile(image, window, errors):
 def main():
     errors = []
     unit(errors)
+    with tempfile.TemporaryDirectory() as tmp:
+        parse(errors, tmp)
     refill = profile(sys.argv[1], "refill", errors)
     drain = profile(sys.argv[1], "write-drain", errors)
     print(refill.splitlines()[0] if refill else "", drain.splitlines()[0] if drain else "",

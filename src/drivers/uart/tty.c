@@ -21,6 +21,8 @@ static const struct console_sink tty_console;
  * the kernel's console. */
 int uart_be_hw_init(const struct uart_cfg *c)
 {
+    if (!uart_bus_ok(c))
+        return -EINVAL;               /* (a config that is not the board's bus) */
     uart_port.hw.cfg = c;
     uart_lower.timing(c, &uart_port.timing);
     int rc = uart_lower.init(&uart_port.hw);
@@ -87,20 +89,17 @@ static __attribute__((noinline)) void claim_loop(struct uart_port *p, enum uart_
 }
 
 /* tty_isr, interrupts masked, the port lock held: the claim. Its common
- * case, TX causes and then none (a FIFO refill), stays here; anything
- * else goes to the claim loop from where it came. */
+ * case, a TX cause (a FIFO refill), is served here and ends the claim
+ * without asking again: a cause that came meanwhile keeps the UART's
+ * line up, and the PLIC's next claim (plic_isr) brings the interrupt
+ * back. Anything else goes to the claim loop. */
 static __attribute__((noinline)) void tty_claim(struct uart_port *p)
 {
     enum uart_cause c = uart_lower.cause(&p->hw, true);
-    int round = 0;
-    while (c == UART_CAUSE_TX) {
+    if (c == UART_CAUSE_TX)
         uart_engine.tx_irq(p, c);
-        if (++round == ISR_MAX_ROUNDS)
-            return;
-        c = uart_lower.cause(&p->hw, false);
-    }
-    if (c != UART_CAUSE_NONE)
-        claim_loop(p, c, round);
+    else if (c != UART_CAUSE_NONE)
+        claim_loop(p, c, 0);
 }
 
 /* UART interrupt (PLIC, hart 0 only: its source is enabled in hart 0's
