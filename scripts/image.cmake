@@ -54,6 +54,12 @@ if(DEFINED BOARD_QEMU_MACHINE)
     COMMAND ${QEMU_RUN} --mode icount --append-env BOOTARGS
     DEPENDS kernel qemu USES_TERMINAL
     COMMENT "Booting ${BOARD}/${BACKEND} on QEMU (-icount shift=${QEMU_ICOUNT_SHIFT},sleep=off), log in run.log")
+  # The same with one line per section as it ends instead of the raw log
+  # (the main job's; the log is whole in run.log).
+  add_custom_target(run-brief
+    COMMAND ${QEMU_RUN} --mode icount --append-env BOOTARGS --progress
+    DEPENDS kernel qemu USES_TERMINAL
+    COMMENT "Booting ${BOARD}/${BACKEND} on QEMU (-icount shift=${QEMU_ICOUNT_SHIFT},sleep=off), a line per section, log in run.log")
   add_custom_target(run-realtime
     COMMAND ${QEMU_RUN} --mode realtime --append-env BOOTARGS
     DEPENDS kernel qemu USES_TERMINAL

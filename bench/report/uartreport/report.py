@@ -7,7 +7,8 @@ baseline column index and the output directory (plots are written there).
 
 import os
 
-from . import appendix, headline, html_page, markdown, plots, runs, tables, tables_rx
+from . import (appendix, headline, headline_text, html_page, markdown, plots, runs, tables,
+               tables_rx)
 
 INTRO = {
     "rate": "Bytes per second and true line rate = bytes_per_s / (baud_real / 10). "
@@ -172,5 +173,8 @@ def write(ans, labels, outdir, baseline=None, rx_points=()):
     path = os.path.join(outdir, "report.md")
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(text)
+    with open(os.path.join(outdir, "headline.txt"), "w", encoding="utf-8") as fh:
+        fh.write("".join(ln + "\n" for ln in headline_text.lines(headline.marked(ans)[0],
+                                                                 labels)))
     html_page.write(text, outdir)
     return path
