@@ -69,16 +69,23 @@ def socket_url(proc, timeout):
     return None
 
 
+def start_qemu(args, sections, log, more=()):
+    """qemu-run of the image with far_end=external on a socket; (the
+    process, the socket's URL or None)."""
+    qemu = subprocess.Popen(
+        [sys.executable, QEMU_RUN, "--image-dir", args.image_dir, "--mode", "realtime",
+         "--uart-socket", "0", "--append", "far_end=external", "--append",
+         "sections=" + sections, "--quiet", "--log", log, "--timeout", str(args.timeout)]
+        + list(more),
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    return qemu, socket_url(qemu, 30)
+
+
 def serve(args):
     """qemu-run and scripts/far-end on one socket; (qemu-run status,
     far-end status, far-end stderr)."""
-    qemu = subprocess.Popen(
-        [sys.executable, QEMU_RUN, "--image-dir", args.image_dir, "--mode", "realtime",
-         "--uart-socket", "0", "--append", "far_end=external", "--append", "sections=S32,S33",
-         "--quiet", "--log", args.log + ".qemu", "--timeout", str(args.timeout)]
-        + (["--line", args.line] if args.line else []),
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    url = socket_url(qemu, 30)
+    qemu, url = start_qemu(args, "S32,S33", args.log + ".qemu",
+                           ["--line", args.line] if args.line else [])
     if not url:
         qemu.kill()
         return qemu.wait(), None, "qemu-run named no socket"
@@ -98,12 +105,7 @@ def serve(args):
 def silent(args):
     """S32 with a program on the socket that reads and never answers: a
     list of what was wrong."""
-    qemu = subprocess.Popen(
-        [sys.executable, QEMU_RUN, "--image-dir", args.image_dir, "--mode", "realtime",
-         "--uart-socket", "0", "--append", "far_end=external", "--append", "sections=S32",
-         "--quiet", "--log", args.log + ".silent", "--timeout", str(args.timeout)],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    url = socket_url(qemu, 30)
+    qemu, url = start_qemu(args, "S32", args.log + ".silent")
     if not url:
         qemu.kill()
         return ["silent: qemu-run named no socket"]
