@@ -235,15 +235,21 @@ def case_loopback(c, tmp):
     q.close()
 
 
+def socket_line(tmp, name, globals_, **kw):
+    """A QTest whose UART's chardev is a Unix socket, and the test's end of
+    it, connected; (the QTest, the socket)."""
+    path = os.path.join(tmp, name + ".sock")
+    q = QTest(globals_, chardev=f"socket,id=u,path={path},server=on,wait=off", **kw)
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(path)
+    return q, s
+
+
 def case_input(c, tmp):
     """40 bytes sent at once on a socket chardev (the far end's LEVEL
     register shows the FIFO's level, whatever its source)."""
-    path = os.path.join(tmp, "input.sock")
-    q = QTest(LINE + ["far-end=on"], MACHINE,
-              chardev=f"socket,id=u,path={path},server=on,wait=off")
+    q, s = socket_line(tmp, "input", LINE + ["far-end=on"], machine=MACHINE)
     q.setup()
-    s = socket.socket(socket.AF_UNIX)
-    s.connect(path)
     s.sendall(bytes(range(0x40, 0x68)))
     time.sleep(0.2)                                   # QEMU takes the first byte
     t0, last = q.now, 0
@@ -267,12 +273,8 @@ def case_paced(c, tmp):
     """Bytes waiting in a socket chardev: the second is handed over half a
     character after the first one's end (the clock stepped past it) and
     still enters one character after it, not after the handover."""
-    path = os.path.join(tmp, "paced.sock")
-    q = QTest(LINE + ["far-end=on"], MACHINE,
-              chardev=f"socket,id=u,path={path},server=on,wait=off")
+    q, s = socket_line(tmp, "paced", LINE + ["far-end=on"], machine=MACHINE)
     q.setup()
-    s = socket.socket(socket.AF_UNIX)
-    s.connect(path)
     s.sendall(b"ab")
     time.sleep(0.2)                                   # QEMU takes "a" at t0
     t0, ch = q.now, char_end(1)
@@ -284,13 +286,11 @@ def case_paced(c, tmp):
     c.eq("the bytes", bytes(q.rb(RBR) for _ in range(2)), b"ab")
     s.close()
     q.close()
-    path = os.path.join(tmp, "paced-sifive.sock")        # the same on the SiFive UART
-    q = QTest(["line-timing=on", "clock-frequency=1843200", "far-end=on"], board=SIFIVE,
-              chardev=f"socket,id=u,path={path},server=on,wait=off")
+    q, s = socket_line(tmp, "paced-sifive",                 # the same on the SiFive UART
+                       ["line-timing=on", "clock-frequency=1843200", "far-end=on"],
+                       board=SIFIVE)
     q.wl(DIV, 15)
     q.wl(RXCTRL, RXCTRL_RXEN)
-    s = socket.socket(socket.AF_UNIX)
-    s.connect(path)
     s.sendall(b"abc")
     time.sleep(0.2)                                   # "a" in at t0
     t0 = q.now
