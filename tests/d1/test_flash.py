@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Tests of scripts/d1-flash against a fake xfel and a pseudo-terminal.
 
 The fake xfel (tests/d1/fake-xfel) records its arguments and imitates an

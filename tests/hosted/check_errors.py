@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """uartbench-hosted's refusals: each bad command line or unusable tty ends
 the run before any section, with its message on stderr, nothing on the
 log, and its exit status (101: a bad command line or operating point, as

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """uartbench-hosted on a pty: the whole suite at quick scale, checked.
 
 The test holds the master side of a pty pair and reads everything the

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """uartbench-hosted on Linux restricted to what a small POSIX kernel
 (StarryOS) gives, the whole suite at quick scale on a pty:
 

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """The cross-compiled uartbench-hosted is what a Linux initramfs can run
 as /init on a riscv64 board: a 64-bit RISC-V ELF executable, statically
 linked (no program interpreter, no dynamic section)."""

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """uartbench-hosted where the kernel answers StarryOS's TX telemetry
 ioctls (UART_TXDBG_RESET, UART_TXDBG_SNAPSHOT): no Linux tty does, so
 txdbg_fake.so (LD_PRELOAD) answers them inside the process as StarryOS's

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """The option checks of scripts/linux-peer/build-kernel (--config-only, on
 the cached unpacked source): the fragment passes, and each broken copy of
 it stops the configuration with status 1 and a message naming the option

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Bad paths and programs around the Linux peer stop with status 1 and a
 message naming the problem, before QEMU boots anything:
 

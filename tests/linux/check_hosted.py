@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Boot the Linux peer with uartbench-hosted as /init and check the
 serial log, which holds the kernel's boot lines, then the benchmark's log
 with its payloads inline (one UART: the console is the port under test).

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """scripts/linux-peer/mkinitramfs: two archives of one program are the
 same bytes, and the same as the build's; cpio(1), not our own reader,
 lists exactly the expected entries (sorted, owner root, mtime 1970, the

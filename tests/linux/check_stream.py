@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """S32 of uartbench-hosted on the emulator's line, reading a stream QEMU's
 far end starts by itself (qemu-run --far-end-stream and the boot argument
 far_end_stream= with the same BYTES@START:SEED): the program knows nothing

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Boot an image with selftest=acct at an icount shift and check the CPU
 accounting against figures the host works out itself:
 

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Bus time on the emulator's line (qemu-run --bus-ns, the project's QEMU:
 docs/qemu-line.md): each UART register access stalls the CPU, the clock
 and rdcycle advance, rdinstret does not.

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """scripts/compare --plan: which presets, boots and report each option
 combination gives (nothing is built or run), and its refusals."""
 import os

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Cross-validation of two independent implementations of one line: the
 in-guest wire model (an image with WIRE_BAUD, on QEMU's instant UART) and
 the line in the project's QEMU (an image without it, --bus-ns 0: a

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """scripts/qemu-run on a kernel it did not build (--kernel FILE, no
 --image-dir): the firmware, privilege mode and command line the user
 gives, the emulator's line, a far-end stream started by QEMU itself

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Check a built image directory: kernel.elf is a RISC-V ELF64 whose entry
 and every loadable segment lie in [base, base+size), and kernel.bin is
 exactly the ELF's load image (segments placed at their offsets from the

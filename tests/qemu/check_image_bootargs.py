@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Boot arguments written into the image (scripts/image_bootargs.py, as
 scripts/d1-flash --append does for the D1, which gets no device tree),
 on QEMU: a copy of kernel.elf with the arguments at the image's magic,

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """The line in the project's QEMU (docs/qemu-line.md), checked to the ns:
 the 16550 of the virt machine with line-timing, driven over qtest with no
 CPU running, QEMU_CLOCK_VIRTUAL stepped by hand.

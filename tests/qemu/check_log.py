@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Boot an image with scripts/qemu-run (icount, host timeout) and assert on
 its exit status and serial log: every --expect regex must match some line,
 no --reject regex may match any line. Prints the log on failure."""

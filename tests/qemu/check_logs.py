@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """`report --check` over every log the other QEMU tests wrote.
 
 Runs after them (CTest fixture uartbench-logs): every *.log below the

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """scripts/profile and the trace reading it shares with scripts/tx-path
 (scripts/exec_trace.py).
 

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """scripts/qemu-run --progress (the main job's run-brief target): a quick
 image's whole suite, and on the terminal one line per section as it
 ends, its status the log's and its key figure the log's last value of

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """scripts/qemu/build's cache and its refusals, without building QEMU
 again: each case works in a scratch folder beside the real build (whose
 downloaded source package it links to).

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Run one image under -icount several times (--runs, default 2) and
 require byte-identical serial logs: on the project's QEMU no host-timed
 event decides when the guest sees an interrupt (docs/qemu-line.md), so

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Section S50 (the driver under callers on several harts) at -smp N
 under icount: boot the image twice with scripts/qemu-run and
 `sections=S50` (plus `s50_yield_seed=SEED`, the stress variant: seeded

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Boot several images at several icount shifts with sections=S06 and
 check that CPU work is counted in instructions everywhere:
 

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Boot an image with a UART or POSIX self-test (selftest=<name>) and check
 its results against the host's own expectations, never against values the
 guest printed for comparison:

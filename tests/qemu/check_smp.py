@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """selftest=smp at -smp N under icount: boot the image twice with
 scripts/qemu-run, require exit 0, `selftest=smp status=PASS`, the hart
 count N on its first line, the harts shared (harts_many) once a task was

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """The one-hart sections cost the same with other harts online: boot an
 image with `sections=S06,S41` at -smp 1 and at -smp N under icount and
 require S06's instructions per switch and every S41 round's instruction

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Boot an image that runs the whole benchmark suite and check its log.
 
 The log must pass `report --check` (bench/report/uartreport/check.py: every

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Boot an image with the line fault fault=temt-stuck (the wire model
 never lets LSR.TEMT rise) and a selection of sections, and check that the
 driver gives up within its bound and the run goes on:

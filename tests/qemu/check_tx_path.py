@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """scripts/tx-path on a quick image: one 17-byte write() + tcdrain() of
 S21 (the third of its 10 at quick scale) runs through the POSIX layer,
 the tty core, the async engine, the 16550's lower half and the register

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Boot an image with selftest=writers (two tasks write tagged chunks at
 once, two tasks tcdrain over and over) and check the wire, as captured:
 

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Hostile RX input on QEMU: flood the guest's UART with random bytes and
 line breaks while the benchmark suite runs, then check that the suite
 still completes, that no transmitted payload was corrupted, and that the

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Secondary harts: boot an image with -smp N under icount (scripts/qemu-run)
 and compare its log with a one-hart run of the same image.
 

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """scripts/sweep over GNU parallel's multi-machine path (--sshloginfile), for
 real, on this machine's loopback: an sshd of the test's own (a temporary
 host key and authorised key, a free port, 127.0.0.1 only, this user),

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """scripts/sweep on tiny matrices of the test build's quick images.
 
   check_sweep.py --images DIR --out DIR errors    bad arguments: exit 2
