@@ -9,6 +9,7 @@
 #include <string.h>
 #include "bench.h"
 #include "board_info.h"
+#include "bootarg_key.h"
 #include "clock.h"
 #include "cpu_acct.h"
 #include "csr.h"
@@ -19,6 +20,15 @@
 #include "uart_backend.h"
 #include "version.h"
 #include "wire_model.h"
+
+/* bootargs_check (boot): qemu_mode=, how scripts/qemu-run ran QEMU (the
+ * manifest's qemu_mode=). */
+static const char *qemu_mode_forms(const char *value)
+{
+    return strcmp(value, "icount") == 0 || strcmp(value, "realtime") == 0 ? NULL :
+           "icount, realtime (how QEMU ran; scripts/qemu-run passes it)";
+}
+BOOTARG_KEY(qemu_mode, qemu_mode_forms);
 
 /* Section task (S11, S40, S41): the kernel's TX counters are the design's
  * (UART_IOC_GET_COUNTERS); no platform has others. */

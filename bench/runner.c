@@ -280,18 +280,15 @@ static void align_start(void)
  * with its reason and the run goes on. */
 static void maybe_write_fault(const struct bench_section *s)
 {
-    char arg[24], *end;
-    size_t n = strlen(s->id);
-    if (!bootarg("write_fault", arg, sizeof arg) || strncmp(arg, s->id, n) != 0 ||
-        arg[n] != ':')
+    char arg[24];
+    size_t n;
+    int after, err;
+    if (!bootarg("write_fault", arg, sizeof arg) ||
+        !bench_write_fault_parse(arg, &n, &after, &err) || strncmp(arg, s->id, n) != 0 ||
+        strlen(s->id) != n)
         return;
-    long after = strtol(arg + n + 1, &end, 10), err = EIO;
-    if (*end == ':')
-        err = strtol(end + 1, &end, 10);
-    if (*end || after < 0 || err < 0)
-        panic("bad boot argument write_fault=%s: expected <Sxx>:<n>[:<errno>]", arg);
     printf("  write_fault=%s\n", arg);
-    posix_io_fault_write((int)after, (int)err);
+    posix_io_fault_write(after, err);
 }
 
 /* Main task: a section whose window saw foreign RX bytes reports INVALID

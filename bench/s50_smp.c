@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench.h"
+#include "bootarg_key.h"
 #include "clock.h"
 #include "crc32.h"
 #include "kernel.h"
@@ -288,6 +289,13 @@ static bool print_state(void)
     return ier_ok;
 }
 
+/* bootargs_check (boot): s50_yield_seed=, a 32-bit seed (0: no yields). */
+static const char *yield_seed_forms(const char *value)
+{
+    return bootarg_uint(value, 0xffffffffUL) ? NULL : "0..4294967295 (0: no yields)";
+}
+BOOTARG_KEY(s50_yield_seed, yield_seed_forms);
+
 /* Section task. */
 enum bench_status s50_smp(void)
 {
@@ -299,7 +307,7 @@ enum bench_status s50_smp(void)
     s50.phase = 0;
     s50.stuck = false;
     s50.main = waker_current();
-    s50.yield_seed = bootarg("s50_yield_seed", arg, sizeof arg) ? (uint32_t)atoi(arg) : 0;
+    s50.yield_seed = bootarg("s50_yield_seed", arg, sizeof arg) ? (uint32_t)strtoul(arg, NULL, 10) : 0;
     printf("  diag=s50-stress yield_seed=%u\n", s50.yield_seed);
     nb_fd = open("/dev/console", O_RDWR | O_NONBLOCK);
     unsigned ch = 16 / s50.nharts < 2 ? 2 : 16 / s50.nharts;   /* all in one RX FIFO */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "bench.h"
+#include "bootarg_key.h"
 #include "kernel.h"
 #include "selftest.h"
 
@@ -24,22 +25,47 @@ static const struct {
     { "writers", selftest_writers },         { "smp", selftest_smp },
 };
 
-/* Main task (kmain, as the image's KERNEL_APP): the self-test, or every
- * selected section; returns the exit status. */
+#define NTESTS (sizeof tests / sizeof tests[0])
+
+/* selftest_forms and bench_main: the index of the self-test name, or
+ * NTESTS. */
+static size_t find(const char *name)
+{
+    size_t i = 0;
+    while (i < NTESTS && strcmp(name, tests[i].name) != 0)
+        i++;
+    return i;
+}
+
+/* bootargs_check (boot): selftest=, one of the self-tests' names. */
+static const char *selftest_forms(const char *value)
+{
+    static char names[16 * NTESTS];
+    size_t used = 0;
+
+    if (find(value) < NTESTS)
+        return NULL;
+    for (size_t i = 0; i < NTESTS && used < sizeof names; i++) {
+        int w = snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
+                         tests[i].name);
+        used += w > 0 ? (size_t)w : 0;
+    }
+    return names;
+}
+BOOTARG_KEY(selftest, selftest_forms);
+
+/* Main task (kmain, as the image's KERNEL_APP): the self-test (its name
+ * checked at boot, bootargs_check), or every selected section; returns
+ * the exit status. */
 int bench_main(void)
 {
     char name[24];
 
     if (!bootarg("selftest", name, sizeof name))
         return bench_run_all();
-    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
-        if (strcmp(name, tests[i].name) == 0) {
-            int ok = tests[i].run();
-            printf("selftest=%s status=%s\n", name, ok ? "PASS" : "FAIL");
-            return ok ? 0 : 1;
-        }
-    }
-    printf("selftest=%s status=FAIL reason=unknown-selftest\n", name);
-    return 1;
+    size_t i = find(name);
+    int ok = i < NTESTS && tests[i].run();
+    printf("selftest=%s status=%s\n", name, ok ? "PASS" : "FAIL");
+    return ok ? 0 : 1;
 }
 KERNEL_APP(bench_main);

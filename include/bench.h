@@ -64,6 +64,9 @@ void bench_peer_stats(struct wire_rx_stats *out);
 
 /* Any task: the section table, in run order, and its length. */
 const struct bench_section *bench_sections(unsigned *n);
+/* The runner (main task) and the boot argument's check: write_fault=
+ * as <Sxx>:<n>[:<errno>] (runner_args.c); false when not of that form. */
+bool bench_write_fault_parse(const char *value, size_t *id_len, int *after, int *err);
 
 /* Section task: line time of n bytes in ns. */
 uint64_t bench_line_ns(uint64_t bytes);

@@ -5,6 +5,7 @@
  * after it, NUL-terminated (scripts/image_bootargs.py). A key given in
  * both is the image's. */
 #include <string.h>
+#include "bootarg_key.h"
 #include "kernel.h"
 
 #define BOOTARGS_MAGIC "uartbench-bootargs:"
@@ -48,9 +49,28 @@ const char *image_bootargs(void)
     return memchr(p, 0, BOOTARGS_ROOM - (sizeof BOOTARGS_MAGIC - 1)) ? p : "";
 }
 
-/* Any task: key's value, the image's arguments first. */
+static bool refused;                   /* bootargs_check found a bad one */
+
+/* Any task: key's value, the image's arguments first; none at all once
+ * bootargs_check has refused them (the run stops before any section,
+ * and until then nothing acts on a value of no form). */
 const char *bootarg(const char *key, char *buf, size_t n)
 {
+    if (refused)
+        return NULL;
     const char *v = lookup(image_bootargs(), key, buf, n);
     return v ? v : lookup(fdt_bootargs(), key, buf, n);
+}
+
+extern const struct bootarg_key __bootarg_keys_start[], __bootarg_keys_end[];   /* sections.ld */
+
+/* kmain, after bootargs_init, nothing printed yet: the image's and the
+ * device tree's arguments against the keys the image registers. */
+const char *bootargs_check(void)
+{
+    size_t n = (size_t)(__bootarg_keys_end - __bootarg_keys_start);
+    const char *why = bootargs_check_in(image_bootargs(), __bootarg_keys_start, n);
+    why = why ? why : bootargs_check_in(fdt_bootargs(), __bootarg_keys_start, n);
+    refused = why != NULL;
+    return why;
 }

@@ -7,12 +7,28 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include "bootarg_key.h"
 #include "kernel.h"
 
 /* An address no board maps (64 GiB): loads and stores there fault. */
 #define FAULT_UNMAPPED_ADDR 0x1000000000UL
 
+#define FAULT_FORMS "illegal, load, store, misaligned, panic (CPU faults), temt-stuck (a line " \
+                    "fault, on an image with the wire model)"
+
 static int (*line_inject)(const char *kind);   /* fault_line_injector's */
+
+/* bootargs_check (boot): fault=, one of FAULT_FORMS's kinds. */
+static const char *fault_forms(const char *value)
+{
+    static const char *const kinds[] = { "illegal", "load", "store", "misaligned", "panic",
+                                         "temt-stuck" };
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strcmp(value, kinds[i]) == 0)
+            return NULL;
+    return FAULT_FORMS;
+}
+BOOTARG_KEY(fault, fault_forms);
 
 /* Boot (the UART driver's model hook, before kmain injects). */
 void fault_line_injector(int (*inject)(const char *kind))

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include "board_info.h"
 #include "boot_hooks.h"
+#include "bootarg_key.h"
 #include "clock.h"
 #include "cpu_acct.h"
 #include "harts.h"
@@ -46,7 +47,8 @@ void kmain(unsigned long hartid, const void *fdt)
     harts_init(hartid);
     bootargs_init(board.has_fdt ? fdt : 0);
     uart = board.uart;
-    const char *bad = oppoint_apply(&uart);
+    const char *bad = bootargs_check(), *point = oppoint_apply(&uart);
+    bad = bad ? bad : point;
     struct boot_ctx ctx = { &uart, board.uart_irq, NULL };
     boot_hooks_run(BOOT_CONSOLE, &ctx);
     sched_init(__stack_bottom);

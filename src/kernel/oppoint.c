@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "board_info.h"
+#include "bootarg_key.h"
 #include "kernel.h"
 #include "line_point.h"
 #include "oppoint.h"
@@ -21,6 +22,39 @@ static char why[256];
 static const char *source = "build";
 static struct peer_point peer = { PEER_STREAM, 0, 0 };
 static bool clock_free;                /* wire_clock=free, or raw (the default) */
+
+#define WIRE_CLOCK_FORMS "raw (the model's simulation runs on the guest's clock, the default), " \
+                         "free (it takes no time on it)"
+#define RX_TRIGGER_FORMS "1, 4, 8 or 14 (bytes in the RX FIFO that raise its interrupt)"
+
+/* bootargs_check (boot): the forms of wire=, peer=, wire_clock= and
+ * rx_trigger=; whether they apply to the run is the *_apply functions'. */
+static const char *wire_forms(const char *value)
+{
+    struct line_point pt;
+    return line_point_parse(value, &pt) ? LINE_FORMS : NULL;
+}
+BOOTARG_KEY(wire, wire_forms);
+
+static const char *peer_forms(const char *value)
+{
+    struct peer_point p;
+    return peer_point_parse(value, &p) ? PEER_FORMS : NULL;
+}
+BOOTARG_KEY(peer, peer_forms);
+
+static const char *wire_clock_forms(const char *value)
+{
+    return strcmp(value, "free") == 0 || strcmp(value, "raw") == 0 ? NULL : WIRE_CLOCK_FORMS;
+}
+BOOTARG_KEY(wire_clock, wire_clock_forms);
+
+static const char *rx_trigger_forms(const char *value)
+{
+    return strcmp(value, "1") == 0 || strcmp(value, "4") == 0 || strcmp(value, "8") == 0 ||
+           strcmp(value, "14") == 0 ? NULL : RX_TRIGGER_FORMS;
+}
+BOOTARG_KEY(rx_trigger, rx_trigger_forms);
 
 /* The *_apply functions: why boot argument key=arg is refused by an
  * image without the model. */
@@ -66,9 +100,8 @@ static const char *clock_apply(void)
         clock_free = arg[0] == 'f';
         return NULL;
     }
-    snprintf(why, sizeof why, "bad boot argument wire_clock=%s; valid values: raw (the "
-             "model's simulation runs on the guest's clock, the default), free (it takes no "
-             "time on it)", arg);
+    snprintf(why, sizeof why, "bad boot argument wire_clock=%s; valid forms: %s", arg,
+             WIRE_CLOCK_FORMS);
     return why;
 }
 

@@ -60,6 +60,8 @@ FEEDS = {
     "timeout": crlf(MANIFEST),
     "panic": crlf(MANIFEST + PANIC),
     "bad-done": crlf(MANIFEST + "Done.\n"),
+    "refused": crlf("uartbench\nbad boot argument sections=S99; valid forms: Sxx[,Syy...], "
+                    "Sxx one of S00,S05\n"),
 }
 
 FEL_ADVICE = ["no D1 in FEL mode was found", "FEL button", "1f3a:efe8", "lsusb", "OTG"]
@@ -76,6 +78,9 @@ CASES = {
                ["TIMEOUT", "nothing at all arrived", "wiring", "3.3 V"], "all"),
     "panic": ("ok", "panic", 100, [], ["panicked"], "all"),
     "bad-done": ("ok", "bad-done", 76, [], ["without failed="], "all"),
+    "refused": ("ok", "refused", 101, [],
+                ["refused a boot argument", "bad boot argument sections=S99; valid forms: "],
+                "all"),
     "no-xfel": (None, None, 127, [],
                 ["not a Debian package", "github.com/xboot/xfel", "libusb-1.0-0-dev",
                  "make", "sudo make install"], 0),

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <inttypes.h>
+#include <string.h>
 
 static int check_failures;
 
@@ -24,6 +25,16 @@ static int check_failures;
         if (check_a_ != check_b_) {                                        \
             fprintf(stderr, "%s:%d: CHECK_EQ failed: %s == %s (%lld vs %lld)\n", \
                     __FILE__, __LINE__, #a, #b, check_a_, check_b_);       \
+            check_failures++;                                              \
+        }                                                                  \
+    } while (0)
+
+#define CHECK_STR_EQ(a, b)                                                 \
+    do {                                                                   \
+        const char *check_s_ = (a), *check_t_ = (b);                       \
+        if (strcmp(check_s_, check_t_) != 0) {                             \
+            fprintf(stderr, "%s:%d: CHECK_STR_EQ failed: %s\n  got  \"%s\"\n  want \"%s\"\n", \
+                    __FILE__, __LINE__, #a, check_s_, check_t_);           \
             check_failures++;                                              \
         }                                                                  \
     } while (0)

@@ -46,7 +46,7 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     errors = []
     status, log = boot(args, ["far_end=outside"], [], "bad")
-    if status != 101 or "bad boot argument far_end=outside; valid value: external" not in log:
+    if status != 101 or "bad boot argument far_end=outside; valid forms: external" not in log:
         errors.append(f"far_end=outside in the image: status {status}, log {log[-300:]!r}")
     status, log = boot(args, ["sections=S00"], ["--append", "sections=S10"], "first")
     ran = [line.split()[1] for line in log.splitlines() if line.startswith("=== [")]

@@ -23,7 +23,7 @@ qemu_test(bootarg.peer-burst-too-short qemu-virt-async 101 --timeout 30
   --reject "^=== \\[S00\\]")
 qemu_test(bootarg.sections-bad qemu-virt-async 101 --timeout 30
   --append sections=S10,S99
-  --expect "^bad boot argument sections=: 'S99' is not a section. valid values: S00,S05,S06,S10,S11,S12,S13,S14,S20,S21,S30,S31,S32,S33,S41,S42,S43,S40,S50$"
+  --expect "^bad boot argument sections=S10,S99. valid forms: Sxx\\[,Syy...\\], Sxx one of S00,S05,S06,S10,S11,S12,S13,S14,S20,S21,S30,S31,S32,S33,S41,S42,S43,S40,S50$"
   --reject "^=== \\[S00\\]")
 qemu_test(bootarg.peer-no-model qemu-virt-async-nowire 101 --timeout 30
   --append peer=stream
@@ -37,11 +37,17 @@ qemu_test(bootarg.peer-device-line qemu-virt-async-nowire 101 --timeout 30
   --reject "^=== \\[S00\\]")
 qemu_test(bootarg.rx-trigger-bad qemu-virt-async-nowire 101 --timeout 30
   --append rx_trigger=16
-  --expect "^bad boot argument rx_trigger=16. valid values: 1, 4, 8 or 14, at most the FIFO depth \\(16\\)$"
+  --expect "^bad boot argument rx_trigger=16. valid forms: 1, 4, 8 or 14 "
   --reject "^=== \\[S00\\]")
+# A trigger of the right form above the line's FIFO depth (1 byte).
+qemu_test(bootarg.rx-trigger-over-fifo qemu-virt-async-nowire 101 --timeout 30
+  --append rx_trigger=4
+  --expect "^bad boot argument rx_trigger=4. valid values: 1, 4, 8 or 14, at most the FIFO depth \\(1\\)$"
+  --reject "^=== \\[S00\\]")
+set_tests_properties(qemu.bootarg.rx-trigger-over-fifo PROPERTIES ENVIRONMENT "UARTBENCH_LINE=115200/1")
 qemu_test(bootarg.wire-clock-bad qemu-virt-async 101 --timeout 30
   --append wire_clock=fast
-  --expect "^bad boot argument wire_clock=fast. valid values: raw \\(the model's simulation runs on the guest's clock, the default\\), free \\(it takes no time on it\\)$"
+  --expect "^bad boot argument wire_clock=fast. valid forms: raw \\(the model's simulation runs on the guest's clock, the default\\), free \\(it takes no time on it\\)$"
   --reject "^=== \\[S00\\]")
 qemu_test(bootarg.wire-clock-no-model qemu-virt-async-nowire 101 --timeout 30
   --append wire_clock=free

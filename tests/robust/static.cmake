@@ -186,7 +186,7 @@ Checks: >-
 WarningsAsErrors: '*'
 CheckOptions:
   - key: bugprone-reserved-identifier.AllowedIdentifiers
-    value: '__stack_bottom;__stack_top;__bss_start;__bss_end;__zero_start;__image_end;__tls_base;__tls_size;__kernel_app_start;__boot_hooks_start;__boot_hooks_end'
+    value: '__stack_bottom;__stack_top;__bss_start;__bss_end;__zero_start;__image_end;__tls_base;__tls_size;__kernel_app_start;__boot_hooks_start;__boot_hooks_end;__bootarg_keys_start;__bootarg_keys_end'
 ]=])
 add_test(NAME robust.cppcheck
   COMMAND ${CMAKE_COMMAND} -DSTATIC_TOOL=cppcheck -DSTATIC_EXE=${STATIC_CPPCHECK}
