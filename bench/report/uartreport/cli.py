@@ -37,8 +37,10 @@ prints the path of report.md. See docs/report.md and docs/log-format.md.
 first the headline table (the answer: S10 line rate at 64 and 1024 B, 1 B
 write + drain P50/P99 in character times, worst S21 P99/P50, S41 instructions
 per byte of the driver alone and CPU %, S42 overlap, S43 overshoot P99 idle
-and while sending, S32/S33 RX loss), then the detail grouped by question, the
-plots and an appendix (payload CRCs, raw records, S43 text histogram, notes).
+and while sending, S32/S33 RX loss) and a verdict per log computed from it
+(line rate, CPU, overlap, late timers, RX lost; the figures cited), then the
+detail grouped by question, the plots and an appendix (payload CRCs, raw
+records, S43 text histogram, notes).
 tables (one column per LOG): runs; boot-time figures (StarryOS [BENCH] lines,
 S05/S06); TX line rate S10-S14 (bytes/s, true line rate %); TX latency S20/S21
 (P50, P99, max in ms and character times = 10/baud s, P99/P50); RX status

@@ -5,10 +5,10 @@ in character times, worst S21 P99/P50, S41 instructions per byte of the
 driver alone and CPU %, S42 overlap, S43 overshoot P99 idle and while
 sending, S32/S33 RX loss), marked where the logs are not comparable (runs.mark,
 runs.mark_no_line); section(analyses, labels, baseline) the Markdown lines of
-the table and its notes. Called by report.py.
+the table, its notes and the verdicts (verdicts.py). Called by report.py.
 """
 
-from . import markdown, runs, tables_rx
+from . import markdown, runs, tables_rx, verdicts
 from .model import num
 from .tables import Cell, Row, fmt, s21_sizes
 
@@ -178,7 +178,7 @@ def marked(ans):
 
 
 def section(ans, labels, baseline):
-    """Markdown lines of the headline: heading, table, notes; called by report.py."""
+    """Markdown lines of the headline: heading, table, notes, verdicts; called by report.py."""
     got, notes = marked(ans)
     out = ["## " + TITLE, ""]
     if not got:
@@ -195,4 +195,4 @@ def section(ans, labels, baseline):
                      "100 %% is the driver's speed, not a line's." % ", ".join(instant))
     out.extend(notes)
     out.append("")
-    return out
+    return out + verdicts.markdown_lines(got, labels)

@@ -2,9 +2,11 @@
 scripts/compare prints at the end of the main job): the rows of
 headline.marked() under short names, one column per log, its figure
 alone (the report's cells add units, bytes/s and ratios), the whole no
-wider than WIDTH columns; the columns numbered, the logs' names under it. Called by
+wider than WIDTH columns; the columns numbered, the logs' names under it;
+page() adds the verdicts (verdicts.py) under the table. Called by
 report.write()."""
 
+from . import verdicts
 from .tables import fmt
 
 WIDTH = 100
@@ -47,3 +49,10 @@ def lines(rows, labels, width=WIDTH):
                    "".join(" " + fit(cell_text(c)).rjust(col) for c in r.cells))
     out += ["[%d] %s" % (i + 1, lb) for i, lb in enumerate(labels)]
     return [ln.rstrip()[:width] for ln in out]
+
+
+def page(rows, labels, width=WIDTH):
+    """headline.txt's lines: the table, then a verdict per log (verdicts.py)
+    wrapped to width, none without rows; called by report.write()."""
+    return lines(rows, labels, width) + ([""] + verdicts.text_lines(rows, labels, width)
+                                         if rows else [])

@@ -174,7 +174,7 @@ def write(ans, labels, outdir, baseline=None, rx_points=()):
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(text)
     with open(os.path.join(outdir, "headline.txt"), "w", encoding="utf-8") as fh:
-        fh.write("".join(ln + "\n" for ln in headline_text.lines(headline.marked(ans)[0],
-                                                                 labels)))
+        fh.write("".join(ln + "\n" for ln in headline_text.page(headline.marked(ans)[0],
+                                                                labels)))
     html_page.write(text, outdir)
     return path

@@ -56,12 +56,15 @@ class Text(unittest.TestCase):
                                            for i, lb in enumerate(LONG)])
 
     def test_written(self):
-        """report.write() writes headline.txt, the same lines."""
+        """report.write() writes headline.txt: the same lines, then the verdicts (page())."""
         with tempfile.TemporaryDirectory() as out:
             report.write(self.ans[:3], LONG[:3], out)
             with open(os.path.join(out, "headline.txt"), encoding="utf-8") as fh:
                 got = fh.read().splitlines()
-        self.assertEqual(got, headline_text.lines(headline.marked(self.ans[:3])[0], LONG[:3]))
+        rows = headline.marked(self.ans[:3])[0]
+        self.assertEqual(got, headline_text.page(rows, LONG[:3]))
+        self.assertEqual(got[:len(headline_text.lines(rows, LONG[:3]))],
+                         headline_text.lines(rows, LONG[:3]))
 
 
 if __name__ == "__main__":
