@@ -1,8 +1,9 @@
 """The report's appendix: payload CRC verdicts, raw records, the S43 text
 histogram, and per log the conversions, flags and parse warnings.
 
-section(analyses, labels, baseline) returns its Markdown lines; called by
-report.py. buckets() (S43 overshoot per 1 us bucket) is shared with plots.py.
+section(analyses, labels, baseline, shown) returns its Markdown lines (its
+tables of records added to shown); called by report.py. buckets() (S43
+overshoot per 1 us bucket) is shared with plots.py.
 """
 
 from . import markdown, runs, tables
@@ -42,13 +43,15 @@ def crc_lines(ans, labels):
     return out + [""]
 
 
-def _raw_table(title, func, ans, labels, baseline):
+def _raw_table(title, func, ans, labels, baseline, shown):
     """Lines of one raw-record table (equal rows as one line, rows one log prints
-    as one line per log, the rest as a table); called by section()."""
+    as one line per log, the rest as a table), the table added to shown;
+    called by section()."""
     rows = func(ans)
     if not rows:
         return []
     runs.mark(rows, ans, compare=len(ans) > 1)
+    shown.append(tables.Table(title, rows, ans, labels, baseline))
     rows, equal = markdown.collapse(rows)
     rows, lone = markdown.single(rows)
     out = ["### " + title, ""]
@@ -126,12 +129,14 @@ def _warn_list(log, limit=10):
     return ": " + "; ".join(shown) + more + "."
 
 
-def section(ans, labels, baseline):
-    """Markdown lines of the whole appendix; called by report.py."""
+def section(ans, labels, baseline, shown=None):
+    """Markdown lines of the whole appendix; called by report.py, which
+    collects its tables of records in shown (a list of tables.Table)."""
+    shown = [] if shown is None else shown
     out = ["## Appendix", "", "### Payload witnesses", ""] + crc_lines(ans, labels)
     for title, func in RAW:
         try:
-            out += _raw_table(title, func, ans, labels, baseline)
+            out += _raw_table(title, func, ans, labels, baseline, shown)
         except Exception as exc:  # keep the rest of the appendix
             out += ["### " + title, "", "_Table failed: %r_" % (exc,), ""]
     out += text_hist(ans, labels)

@@ -1,8 +1,10 @@
-"""Command line: report LOG... -o DIR [--label NAME ...] [--baseline X],
-or report --check LOG... (check.py), or report --sweep DIR [-o OUT] (sweep.py).
+"""Command line: report LOG... -o DIR [--label NAME ...] [--baseline X]
+[--json FILE], or report --check LOG... (check.py), or report --sweep DIR
+[-o OUT] (sweep.py).
 
 Exit status: 0 when at least one log was usable, 1 when none was, 2 on
-usage errors. The path of report.md goes to stdout, warnings to stderr.
+usage errors and when --json FILE cannot be written (the report is).
+The path of report.md goes to stdout, warnings to stderr.
 With --check: 0 when every log is consistent, 1 when one is not, 2 on
 usage errors; findings and verdicts go to stdout.
 """
@@ -11,7 +13,7 @@ import argparse
 import os
 import sys
 
-from . import check, merge, recompute, report
+from . import check, json_out, merge, recompute, report
 
 DESCRIPTION = """\
 Turn UART benchmark logs (this project's format and the StarryOS benchmark's)
@@ -32,7 +34,10 @@ Boot noise, ANSI escapes, CR/LF endings, cut or binary lines never stop it:
 they become warnings (on stderr and in the report's Notes).
 
 Writes DIR/report.md, DIR/report.html and DIR/*.png (1200x700 pixels);
-prints the path of report.md. See docs/report.md and docs/log-format.md.
+prints the path of report.md. With --json FILE, also FILE: every figure of
+the report's tables (table, row, column, value, unit, section, source record
+and key, marks), each log's settings and the baseline, for a pipeline that
+tracks a design over time. See docs/report.md and docs/log-format.md.
 
 first the headline table (the answer: S10 line rate at 64 and 1024 B, 1 B
 write + drain P50/P99 in character times, worst S21 P99/P50, S41 instructions
@@ -124,14 +129,17 @@ ran and those that do not apply to the log, with the reason. Checks:
 EPILOG = """\
 exit status: 0 at least one log was usable, 1 no log was usable (no report
 written), 2 usage error (bad option, unknown --baseline, too many --label,
-output directory not writable). With --check: 0 every log is consistent,
-1 at least one is not, 2 usage error.
+output directory not writable, --json FILE that cannot be written: its
+directory missing or not writable, FILE a directory; the report is written
+all the same). With --check: 0 every log is consistent, 1 at least one is
+not, 2 usage error.
 
 """ + CHECK_HELP + """
 
 examples:
   report qemu-async.log qemu-console.log -o out
   report d1-async.log starry-d1.log -o out --label ours --label starryos --baseline 2
+  report qemu-async.log qemu-console.log -o out --json out/figures.json
   report --check build/qemu-virt-async/run.log
   report --sweep out/sweep -o out/sweep-report   (the frontier of a sweep's logs)"""
 
@@ -160,6 +168,9 @@ def build_parser():
     p.add_argument("--baseline", metavar="LABEL_OR_INDEX",
                    help="ratios value / value of this log inside the cells: a column label "
                         "or a 1-based LOG index (default: the first console-backend log)")
+    p.add_argument("--json", metavar="FILE",
+                   help="also write FILE: every figure of the report's tables with its unit, "
+                        "source and marks, each log's settings (docs/report.md)")
     return p
 
 
@@ -200,17 +211,17 @@ def main(argv=None):
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.sweep is not None:
-        if args.logs or args.check or args.label or args.baseline or args.rx_point:
+        if args.logs or args.check or args.label or args.baseline or args.rx_point or args.json:
             parser.error("--sweep DIR reads the logs of DIR: no LOG, --check, --label, "
-                         "--baseline or --rx-point")
+                         "--baseline, --rx-point or --json")
         from . import sweep
         return sweep.main(args.sweep, args.output, parser.error)
     if not args.logs:
         parser.error("the following arguments are required: LOG")
     if args.check:
-        if args.output or args.label or args.baseline or args.rx_point:
-            parser.error("--check writes no report: -o, --label, --baseline and --rx-point "
-                         "do not apply")
+        if args.output or args.label or args.baseline or args.rx_point or args.json:
+            parser.error("--check writes no report: -o, --label, --baseline, --rx-point and "
+                         "--json do not apply")
         return check.main(args.logs)
     if not args.output:
         parser.error("the following arguments are required: -o/--output (or use --check)")
@@ -253,10 +264,23 @@ def main(argv=None):
     for an in analyses:
         for flag in an.flags:
             print("%s: flag: %s" % (an.log.path, flag), file=sys.stderr)
+    shown = []
     try:
-        path = report.write(analyses, labels, args.output, base, rx_points)
+        path = report.write(analyses, labels, args.output, base, rx_points, shown)
     except OSError as exc:
         print("report: error: cannot write report: %s" % exc, file=sys.stderr)
         return 1
     print(path)
+    return _json(args.json, shown, analyses, labels, base, path) if args.json else 0
+
+
+def _json(path, shown, analyses, labels, base, md):
+    """Write --json FILE once the report is written (md: its report.md):
+    0, or 2 with the reason on stderr, the report left as it is; called by main()."""
+    try:
+        json_out.write(path, json_out.document(shown, analyses, labels, base))
+    except OSError as exc:
+        print("report: error: cannot write --json %s: %s (the report is written: %s)"
+              % (path, json_out.why(path, exc), md), file=sys.stderr)
+        return 2
     return 0

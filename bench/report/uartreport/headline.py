@@ -4,13 +4,14 @@ rows(analyses) gives the headline rows (line rate, 1 B write + drain P50/P99
 in character times, worst S21 P99/P50, S41 instructions per byte of the
 driver alone and CPU %, S42 overlap, S43 overshoot P99 idle and while
 sending, S32/S33 RX loss), marked where the logs are not comparable (runs.mark,
-runs.mark_no_line); section(analyses, labels, baseline) the Markdown lines of
-the table, its notes and the verdicts (verdicts.py). Called by report.py.
+runs.mark_no_line); section(analyses, labels, baseline, shown) the Markdown
+lines of the table, its notes and the verdicts (verdicts.py; the table
+added to shown). Called by report.py.
 """
 
 from . import markdown, runs, tables_rx, verdicts
 from .model import num
-from .tables import Cell, Row, fmt, s21_sizes
+from .tables import S42_SRC, Cell, Row, Table, fmt, lat_src, rate_src, s21_sizes, s41_figure
 
 TITLE = "The answer"
 
@@ -37,7 +38,8 @@ def _line_rate(an, size):
                and x.pct_true is not None), None)
     if lr is None:
         return Cell()
-    return Cell("%s %% (%s B/s)" % (fmt(lr.pct_true), fmt(lr.bytes_per_s)), lr.pct_true)
+    return Cell("%s %% (%s B/s)" % (fmt(lr.pct_true), fmt(lr.bytes_per_s)), lr.pct_true,
+                rate_src(lr, True))
 
 
 def _s20_chars(an, key):
@@ -46,7 +48,7 @@ def _s20_chars(an, key):
     if lat is None or key not in lat.values:
         return Cell()
     value = lat.values[key] / an.char_ms
-    return Cell(fmt(value) + _marks(lat, key), value)
+    return Cell(fmt(value) + _marks(lat, key), value, lat_src(lat, key))
 
 
 def _worst_ratio(an, sizes):
@@ -58,8 +60,8 @@ def _worst_ratio(an, sizes):
             continue
         ratio = lat.values["p99"] / lat.values["p50"]
         if best is None or ratio > best[0]:
-            best = (ratio, size)
-    return Cell("%s at %s B" % (fmt(best[0]), best[1]), best[0]) if best else Cell()
+            best = (ratio, size, lat_src(lat, "p99", "p50"))
+    return Cell("%s at %s B" % (fmt(best[0]), best[1]), best[0], best[2]) if best else Cell()
 
 
 def s41_size(ans):
@@ -72,25 +74,22 @@ def s41_size(ans):
 
 
 def _s41(an, size, key):
-    """S41 median of key at size (recomputed, else printed) or None; called by rows()."""
-    entry = an.s41.get(size)
-    if not entry:
-        return None
-    got = entry["median"].get(key)
-    return got if got is not None else num(entry["printed"].get(key))
+    """Cell of S41's median of key at size (recomputed, else printed); called by rows()."""
+    value, src = s41_figure(an, size, key)
+    return Cell(fmt(value), value, src) if value is not None else Cell()
 
 
 def _driver_ipb(an, size):
     """Cell of S41's instructions per byte of the driver alone (excl_model; without
     the split and without a wire model the total is the driver's); called by rows()."""
-    value = _s41(an, size, "instructions_per_byte_excl_model")
-    if value is not None:
-        return Cell(fmt(value), value)
-    total = _s41(an, size, "instructions_per_byte")
-    if total is None:
-        return Cell()
+    cell = _s41(an, size, "instructions_per_byte_excl_model")
+    if cell.text:
+        return cell
+    cell = _s41(an, size, "instructions_per_byte")
     model = an.log.manifest.get("wire_model")
-    return Cell(fmt(total) + ("" if model in (None, "off") else " (with the model)"), total)
+    if cell.text and model not in (None, "off"):
+        cell.text += " (with the model)"
+    return cell
 
 
 def _overshoot(an, phase):
@@ -99,14 +98,14 @@ def _overshoot(an, phase):
     if lat is None or "p99" not in lat.values:
         return Cell()
     value = lat.values["p99"] * 1000.0
-    return Cell(fmt(value) + _marks(lat, "p99"), value)
+    return Cell(fmt(value) + _marks(lat, "p99"), value, lat_src(lat, "p99"))
 
 
 def _rx_loss(an, sid):
     """Cell of S32/S33's RX loss %, else the section's status; called by rows()."""
     cpu = tables_rx._rec(an.log, sid, "cpu")
     if cpu is not None and cpu.num("loss_pct") is not None:
-        return Cell(cpu.get("loss_pct"), cpu.num("loss_pct"))
+        return Cell(cpu.get("loss_pct"), cpu.num("loss_pct"), (cpu.selector(), "loss_pct"))
     status = tables_rx._status(an.log, sid)
     return Cell(status.lower() if status else "")
 
@@ -124,11 +123,9 @@ def rows(ans):
         ("S21 worst P99/P50 (write size)", lambda an: _worst_ratio(an, sizes)),
         ("S41 instructions per byte, driver only (%s B writes)" % s41,
          lambda an: _driver_ipb(an, s41)),
-        ("S41 CPU %% while sending (%s B writes)" % s41,
-         lambda an: (lambda v: Cell(fmt(v), v) if v is not None else Cell())(
-             _s41(an, s41, "cpu_util_pct"))),
+        ("S41 CPU %% while sending (%s B writes)" % s41, lambda an: _s41(an, s41, "cpu_util_pct")),
         ("S42 overlap efficiency (1 = sending took no CPU from the computation)",
-         lambda an: Cell(fmt(an.s42["median"]), an.s42["median"])
+         lambda an: Cell(fmt(an.s42["median"]), an.s42["median"], S42_SRC)
          if an.s42 and an.s42.get("median") is not None else Cell()),
         ("S43 timer overshoot P99, idle (us)", lambda an: _overshoot(an, "idle")),
         ("S43 timer overshoot P99, while sending (us)", lambda an: _overshoot(an, "loaded")),
@@ -173,16 +170,20 @@ def marked(ans):
         for row in rates:
             for cell in row.cells:
                 if cell.text.endswith(runs.NO_LINE):
-                    cell.value = None
+                    cell.comparable = False
     return got, notes
 
 
-def section(ans, labels, baseline):
-    """Markdown lines of the headline: heading, table, notes, verdicts; called by report.py."""
+def section(ans, labels, baseline, shown=None):
+    """Markdown lines of the headline: heading, table, notes, verdicts;
+    called by report.py, which collects the table in shown (a list of
+    tables.Table)."""
     got, notes = marked(ans)
     out = ["## " + TITLE, ""]
     if not got:
         return out + ["_No log has any of the headline figures._", ""]
+    if shown is not None:
+        shown.append(Table(TITLE, got, ans, labels, baseline))
     heads = [header(lb, an.log) for an, lb in zip(ans, labels)]
     out.append(markdown.render(got, labels, baseline, first="Question", heads=heads))
     if baseline is not None:

@@ -30,9 +30,10 @@ def esc(text):
 
 
 def ratio_text(cell, base):
-    """` (0.007x)`: cell / base, or "" when either is missing or base is 0;
-    called by render() and headline.py."""
-    if cell is base or cell.value is None or base is None or base.value in (None, 0):
+    """` (0.007x)`: cell / base, or "" when either is missing, not comparable
+    (Cell.comparable) or base is 0; called by render() and headline.py."""
+    if cell is base or cell.value is None or base is None or base.value in (None, 0) \
+            or not (cell.comparable and base.comparable):
         return ""
     ratio = cell.value / base.value
     return " (%sx)" % ("%.0f" % ratio if abs(ratio) >= 1000 else "%.3g" % ratio)

@@ -58,6 +58,11 @@ class Record:
         """num() of key under whichever name (ALIASES) the record prints it."""
         return self.num(self.name(key))
 
+    def selector(self):
+        """`kind=tag` (or the bare kind): what picks this record out of its
+        section; called by the tables to say where a figure comes from (Cell.src)."""
+        return "%s=%s" % (self.kind, self.tag) if self.tag is not None else self.kind
+
     def is_latency(self):
         """True for a latency summary (n plus p50 in ms or ns)."""
         return "n" in self.kv and ("p50_ms" in self.kv or "p50_ns" in self.kv)

@@ -80,16 +80,18 @@ def default_baseline(ans):
                  and an.log.manifest.get("backend") == "console"), None)
 
 
-def build(ans, labels, outdir, baseline=None, rx_points=()):
+def build(ans, labels, outdir, baseline=None, rx_points=(), shown=None):
     """Write plots and return the Markdown text of the report; called by
-    write(). rx_points: (analysis, label) of the --rx-point logs."""
+    write(). rx_points: (analysis, label) of the --rx-point logs; shown: a
+    list that gets a tables.Table per table of figures shown, in order."""
+    shown = [] if shown is None else shown
     if baseline is None:
         baseline = default_baseline(ans)
     out = ["# UART driver benchmark report", ""]
     out.append("Logs: %s." % ", ".join("`%s` (%s)" % (lb, an.log.path.rsplit("/", 1)[-1])
                                         for an, lb in zip(ans, labels)))
     out.append("")
-    out.extend(headline.section(ans, labels, baseline))
+    out.extend(headline.section(ans, labels, baseline, shown))
     out.append("## Detail")
     out.append("")
     out.append("Markers: " + tables.LEGEND + " %s the compared logs ran at different (or "
@@ -106,16 +108,17 @@ def build(ans, labels, outdir, baseline=None, rx_points=()):
         out.append("## " + question)
         out.append("")
         for title, intro, func, ratios in group:
-            out.extend(_table(ans, labels, baseline, heads, title, intro, func, ratios))
+            out.extend(_table(ans, labels, baseline, heads, title, intro, func, ratios, shown))
             if func is tables_rx.rx_line_rows and rx_points:
-                out.extend(_rx_points(rx_points))
+                out.extend(_rx_points(rx_points, shown))
     out.extend(_plots(ans, labels, outdir))
-    out.extend(appendix.section(ans, labels, baseline))
+    out.extend(appendix.section(ans, labels, baseline, shown))
     return "\n".join(out) + "\n"
 
 
-def _table(ans, labels, baseline, heads, title, intro, func, ratios):
-    """Lines of one detail table (title, intro, table, notes, equal rows); called by build()."""
+def _table(ans, labels, baseline, heads, title, intro, func, ratios, shown):
+    """Lines of one detail table (title, intro, table, notes, equal rows), the
+    table added to shown; called by build()."""
     out = ["### " + title, ""]
     if intro:
         out += [INTRO[intro], ""]
@@ -130,6 +133,7 @@ def _table(ans, labels, baseline, heads, title, intro, func, ratios):
         return out + ["_Table failed: %r_" % (exc,), ""]
     if not rows:
         return out + ["_No log has data for this table._", ""]
+    shown.append(tables.Table(title, rows, ans, labels, baseline if ratios else None))
     rows, equal = markdown.collapse(rows)
     if rows:
         out.append(markdown.render(rows, labels, baseline if ratios else None, heads=heads))
@@ -139,15 +143,15 @@ def _table(ans, labels, baseline, heads, title, intro, func, ratios):
     return out + [""]
 
 
-def _rx_points(rx_points):
+def _rx_points(rx_points, shown):
     """The --rx-point tables: one per operating point, ratios against its
-    first column; called by build()."""
+    first column (added to shown); called by build()."""
     out = []
     for i, (title, p_ans, p_labels) in enumerate(tables_rx.point_groups(
             [a for a, _ in rx_points], [lb for _, lb in rx_points])):
         heads = [runs.header(lb, an.log) for an, lb in zip(p_ans, p_labels)]
         out.extend(_table(p_ans, p_labels, 0 if len(p_ans) > 1 else None, heads, title,
-                          "rxpoint" if i == 0 else None, tables_rx.rx_line_rows, True))
+                          "rxpoint" if i == 0 else None, tables_rx.rx_line_rows, True, shown))
     return out
 
 
@@ -166,10 +170,10 @@ def _plots(ans, labels, outdir):
     return out
 
 
-def write(ans, labels, outdir, baseline=None, rx_points=()):
+def write(ans, labels, outdir, baseline=None, rx_points=(), shown=None):
     """Write outdir/report.md, outdir/report.html and the plots; returns the
-    Markdown's path; called by cli.py."""
-    text = build(ans, labels, outdir, baseline, rx_points)
+    Markdown's path; called by cli.py. shown: as build()'s (report --json)."""
+    text = build(ans, labels, outdir, baseline, rx_points, shown)
     path = os.path.join(outdir, "report.md")
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(text)

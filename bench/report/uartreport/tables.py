@@ -3,7 +3,9 @@
 Each *_rows(analyses) function returns a list of Row; markdown.render() turns
 rows into a Markdown table (ratios to a baseline inside the cells). Called by
 report.py, headline.py and appendix.py (the Runs table is in runs.py, the
-table of RX on the line in tables_rx.py).
+table of RX on the line in tables_rx.py). A Cell's src says which record and
+key its number comes from; report.py collects each table shown as a Table
+(both for report --json, json_out.py).
 """
 
 from dataclasses import dataclass, field
@@ -17,10 +19,13 @@ from .markdown import render  # noqa: F401 (tables.render, as before)
 
 @dataclass
 class Cell:
-    """One table cell: display text and the number used for ratios."""
+    """One table cell: display text, the number used for ratios and where that
+    number comes from (report --json, json_out.py)."""
 
     text: str = ""
     value: float | None = None
+    src: tuple | None = None  # (record, key): ("diag=s20-single-byte", "p50_ms")
+    comparable: bool = True  # False: no ratio in or against it (headline.marked)
 
 
 @dataclass
@@ -30,6 +35,20 @@ class Row:
     label: str
     cells: list = field(default_factory=list)
     ratio: bool = True  # False: identifiers, settings, counts (markdown.render)
+
+
+@dataclass
+class Table:
+    """A table as the report shows it: its title, its rows (marked, before the
+    rows equal in every log leave it), the logs and labels of its columns and
+    its baseline column (None: no ratios); report.build() collects them for
+    report --json (json_out.py)."""
+
+    title: str
+    rows: list
+    ans: list
+    labels: list
+    baseline: int | None = None
 
 
 def fmt(value, unit=""):
@@ -55,6 +74,20 @@ def _marks(lat, key):
     return "".join(sorted(lat.marks.get(key, ()))) if lat else ""
 
 
+def lat_src(lat, key, over=None):
+    """Cell.src of a latency figure: its summary line and key in the unit it
+    prints (over: the key it is divided by); called here and by headline.py."""
+    unit = lat.printed_unit
+    return ("diag=" + lat.tag, "%s_%s" % (key, unit) + (" / %s_%s" % (over, unit) if over else ""))
+
+
+def rate_src(lr, pct):
+    """Cell.src of a line rate: its policy line and the keys the bytes/s come
+    from, against the baud when pct; called here and by headline.py."""
+    key = "100 x (%s) / (baud / 10)" % lr.method if pct else lr.method
+    return ("policy=%s size=%s" % (lr.policy, lr.size), key)
+
+
 def _union(keys_per_log):
     """Ordered union of several key lists."""
     seen, out = set(), []
@@ -73,7 +106,8 @@ def _generic(ans, sids, skip_kinds=SKIP_KINDS):
     """Rows for every key=value of the records of sections sids (first value wins).
 
     Status lines, raw samples, histograms and payload witnesses have tables or
-    notes of their own and are left out.
+    notes of their own and are left out. A cell's src names the record where
+    its first token does (diag=, counter=, method=, proxy=), and the key.
     """
     per_log = []
     for an in ans:
@@ -87,19 +121,21 @@ def _generic(ans, sids, skip_kinds=SKIP_KINDS):
                 for key, value in rec.kv.items():
                     if group and key == rec.kind:
                         continue
-                    found.setdefault("%s %s%s" % (sid, group, key), value)
+                    found.setdefault("%s %s%s" % (sid, group, key),
+                                     (value, (rec.selector() if group else None, key)))
         per_log.append(found)
     rows = []
     for key in _union(list(f) for f in per_log):
-        rows.append(Row(key, [Cell(f.get(key, ""), num(f.get(key))) for f in per_log]))
+        rows.append(Row(key, [Cell(f[key][0], num(f[key][0]), f[key][1]) if key in f else Cell()
+                              for f in per_log]))
     return rows
 
 
 def boot_rows(ans):
     """S05/S06: StarryOS startup figures and any S05/S06 key=value."""
     keys = _union(list(an.log.boot) for an in ans)
-    rows = [Row("boot " + key, [Cell(an.log.boot.get(key, ""), num(an.log.boot.get(key)))
-                                for an in ans]) for key in keys]
+    rows = [Row("boot " + key, [Cell(an.log.boot.get(key, ""), num(an.log.boot.get(key)),
+                                     ("[BENCH]", key)) for an in ans]) for key in keys]
     return rows + _generic(ans, ("S05", "S06"))
 
 
@@ -116,9 +152,9 @@ def line_rate_rows(ans):
                 if lr is None:
                     cells.append(Cell())
                 elif what == "bytes/s":
-                    cells.append(Cell(fmt(lr.bytes_per_s), lr.bytes_per_s))
+                    cells.append(Cell(fmt(lr.bytes_per_s), lr.bytes_per_s, rate_src(lr, False)))
                 else:
-                    cells.append(Cell(fmt(lr.pct_true), lr.pct_true))
+                    cells.append(Cell(fmt(lr.pct_true), lr.pct_true, rate_src(lr, True)))
             rows.append(Row("%s %s %s B %s" % (sid, policy, size, what), cells))
     return rows
 
@@ -129,7 +165,8 @@ def _lat_cell(an, lat, key):
         return Cell()
     ms = lat.values[key]
     mark = _marks(lat, key)
-    return Cell("%s (%s ch)%s" % (fmt(ms), fmt(ms / an.char_ms), " " + mark if mark else ""), ms)
+    return Cell("%s (%s ch)%s" % (fmt(ms), fmt(ms / an.char_ms), " " + mark if mark else ""), ms,
+                lat_src(lat, key))
 
 
 def s21_sizes(ans):
@@ -143,13 +180,13 @@ def s21_sizes(ans):
 
 
 def _insns(an, tag):
-    """{p50, p99, max: instructions} of a write + drain series (`diag=<tag>-insns`), or None."""
+    """The record of a write + drain series' instructions (`diag=<tag>-insns`)
+    when it prints P50, P99 and max, or None."""
     recs = [r for sid in ("S20", "S21") for r in an.log.records(sid, kind="diag",
                                                                 tag=tag + "-insns")]
-    if not recs:
+    if not recs or None in [recs[0].num("%s_instructions" % k) for k in ("p50", "p99", "max")]:
         return None
-    got = {k: recs[0].num("%s_instructions" % k) for k in ("p50", "p99", "max")}
-    return got if None not in got.values() else None
+    return recs[0]
 
 
 def latency_rows(ans):
@@ -175,12 +212,14 @@ def latency_rows(ans):
             ratio = None
             if l and l.values.get("p50") and "p99" in l.values:
                 ratio = l.values["p99"] / l.values["p50"]
-            cells.append(Cell(fmt(ratio), ratio))
+            cells.append(Cell(fmt(ratio), ratio, lat_src(l, "p99", "p50") if l else None))
         rows.append(Row(name + " P99/P50", cells))
         insns = [_insns(an, tag) for an in ans]
         for key, title in (("p50", "P50"), ("p99", "P99")) if any(insns) else ():
+            key += "_instructions"
             rows.append(Row("%s write+drain instructions %s" % (name, title),
-                            [Cell(fmt(i[key]), i[key]) if i else Cell() for i in insns]))
+                            [Cell(fmt(i.num(key)), i.num(key), (i.selector(), key)) if i
+                             else Cell() for i in insns]))
     return rows
 
 
@@ -207,7 +246,7 @@ def status_rows(ans):
                     text += " %s=%s" % (key, rec.get(key))
             if rec.get("elapsed_ms"):
                 text += " (%s ms)" % rec.get("elapsed_ms")
-            cells.append(Cell(text, rec.num("elapsed_ms")))
+            cells.append(Cell(text, rec.num("elapsed_ms"), (rec.selector(), "elapsed_ms")))
         rows.append(Row(sid or "?", cells))
     return rows
 
@@ -215,6 +254,20 @@ def status_rows(ans):
 def counter_rows(ans):
     """S40: TX counters, whatever keys are present."""
     return _generic(ans, ("S40",))
+
+
+def s41_figure(an, size, key):
+    """(value, Cell.src) of S41's median of key at size: over the valid rounds
+    (recomputed), else the summary's printed one, else (None, None); called by
+    s41_rows() and headline.py."""
+    entry = an.s41.get(size)
+    if not entry:
+        return None, None
+    if entry["median"].get(key) is not None:
+        return entry["median"][key], ("diag=s41-valid size=%s" % size, key)
+    value = num(entry["printed"].get(key))
+    return (value, ("diag=s41-summary size=%s" % size, "median_" + key)) if value is not None \
+        else (None, None)
 
 
 def s41_rows(ans):
@@ -229,12 +282,9 @@ def s41_rows(ans):
         for size in sizes:
             cells = []
             for an in ans:
-                entry = an.s41.get(size)
-                value = entry["median"].get(key) if entry else None
-                src = ""
-                if value is None and entry and key in entry["printed"]:
-                    value, src = num(entry["printed"][key]), " (printed)"
-                cells.append(Cell(fmt(value) + src if value is not None else "", value))
+                value, src = s41_figure(an, size, key)
+                printed = " (printed)" if src and "s41-summary" in src[0] else ""
+                cells.append(Cell(fmt(value) + printed if value is not None else "", value, src))
             if any(c.value is not None for c in cells):
                 rows.append(Row("S41 %s B median %s" % (size, title), cells))
     for size in sizes:     # a Linux run's pinned CPU, its idle task in it
@@ -242,8 +292,9 @@ def s41_rows(ans):
                if e and e["rounds"].get("cpuwide_instructions_per_byte") else None
                for e in (an.s41.get(size) for an in ans)]
         if any(v is not None for v in got):
+            src = ("diag=s41-valid size=%s" % size, "cpuwide_instructions_per_byte")
             rows.append(Row("S41 %s B median CPU-wide instructions/byte (idle included)" % size,
-                            [Cell(fmt(v) if v is not None else "", v) for v in got]))
+                            [Cell(fmt(v) if v is not None else "", v, src) for v in got]))
     rounds = [Cell(", ".join("%s: %d" % (s, len(e["rounds"].get("instructions_per_byte", [])))
                              for s, e in an.s41.items())) for an in ans]
     if any(c.text for c in rounds):
@@ -266,25 +317,33 @@ def s41_phase_rows(ans):
                 med = {k: sorted(v)[len(v) // 2] for k, v in per.items() if v}
                 value, total = med.get(name), sum(med.values())
                 cells.append(Cell("%s (%.1f %%)" % (fmt(value), 100 * value / total)
-                                  if value is not None and total else "", value))
+                                  if value is not None and total else "", value,
+                                  ("diag=s41-phases size=%s" % size, name)))
             rows.append(Row("S41 %s B %s instructions/byte" % (size, name), cells))
     return rows
+
+
+# (row title, an.s42 key, Cell.src); S42_SRC: the median over the rounds' figure
+S42_SRC = ("diag=s42-sample", "overlap_efficiency")
+S42_ROWS = (("overlap efficiency (median)", "median", S42_SRC),
+            ("printed median", "printed", ("diag=s42-summary", "median_overlap_efficiency")),
+            ("write return us (median)", "write_return_us", ("diag=s42-sample",
+                                                             "write_return_us")),
+            ("rounds", "rounds", ("diag=s42-sample", None)),
+            ("idle calibration iters", "idle_iters", ("idle", "iters")))
 
 
 def s42_rows(ans):
     """S42: overlap efficiency (median of rounds) and write return time."""
     rows = []
-    spec = (("overlap efficiency (median)", "median"), ("printed median", "printed"),
-            ("write return us (median)", "write_return_us"), ("rounds", "rounds"),
-            ("idle calibration iters", "idle_iters"))
-    for title, key in spec:
+    for title, key, src in S42_ROWS:
         cells = []
         for an in ans:
             value = an.s42.get(key) if an.s42 else None
             if isinstance(value, str) or value is None:
-                cells.append(Cell(value or "", num(value)))
+                cells.append(Cell(value or "", num(value), src))
             else:
-                cells.append(Cell(fmt(value), value))
+                cells.append(Cell(fmt(value), value, src))
         if any(c.text for c in cells):
             rows.append(Row("S42 " + title, cells))
     return rows
@@ -301,8 +360,9 @@ def s43_rows(ans):
     for phase in phases:
         slack = [an.s43_settings.get(phase, "").partition("=")[2] for an in ans]
         if any(slack):
+            src = ("s43-phase=%s" % phase, "timer_slack_ns")
             rows.append(Row("S43 %s timer slack ns" % phase,
-                            [Cell(s, num(s)) if s else Cell() for s in slack]))
+                            [Cell(s, num(s), src) if s else Cell() for s in slack]))
         for key, title in (("p50", "P50"), ("p99", "P99"), ("max", "max")):
             cells = []
             for an in ans:
@@ -312,7 +372,7 @@ def s43_rows(ans):
                     continue
                 mark = _marks(lat, key)
                 cells.append(Cell(fmt(lat.values[key]) + (" " + mark if mark else ""),
-                                  lat.values[key]))
+                                  lat.values[key], lat_src(lat, key)))
             if any(c.text for c in cells):
                 rows.append(Row("S43 %s overshoot %s ms" % (phase, title), cells))
     if rows:

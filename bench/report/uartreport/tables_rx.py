@@ -90,13 +90,15 @@ def rx_line_rows(ans):
         for an in ans:
             rx = _rec(an.log, sid, "rx")
             cells.append(Cell("%s of %s" % (rx.get("received"), rx.get("sent")),
-                              rx.num("received")) if rx is not None else Cell())
+                              rx.num("received"), (rx.selector(), "received"))
+                         if rx is not None else Cell())
         rows.append(Row("%s received of sent" % sid, cells))
         for fsid, what, key, title in FIGURES:
             if fsid != sid:
                 continue
             recs = [_rec(an.log, sid, what) for an in ans]
-            rows.append(Row("%s %s" % (sid, title), [Cell(r.get(key, ""), r.num(key))
+            rows.append(Row("%s %s" % (sid, title), [Cell(r.get(key, ""), r.num(key),
+                                                          (r.selector(), key))
                                                      if r is not None else Cell()
                                                      for r in recs]))
     return [r for r in rows if any(c.text for c in r.cells)]
