@@ -91,6 +91,40 @@ const struct bench_section *bench_sections(unsigned *n)
     return sections;
 }
 
+/* Any task (select_sections, the runner's boot argument checks in
+ * runner_args.c): the index of the section whose id is the len
+ * characters at id, or NSECTIONS. */
+unsigned bench_section_find(const char *id, size_t len)
+{
+    unsigned i = 0;
+    while (i < NSECTIONS && (strlen(sections[i].id) != len || strncmp(sections[i].id, id, len)))
+        i++;
+    return i;
+}
+
+/* The runner (main task) and write_fault='s check (runner_args.c): value
+ * as <Sxx>:<n>[:<errno>], the section's index, n and errno (EIO
+ * without); false when it is not of that form. */
+bool bench_write_fault_parse(const char *value, unsigned *section, int *after, int *err)
+{
+    const char *colon = strchr(value, ':');
+    char *end;
+    if (!colon || colon[1] < '0' || colon[1] > '9' ||
+        (*section = bench_section_find(value, (size_t)(colon - value))) == NSECTIONS)
+        return false;
+    long n = strtol(colon + 1, &end, 10), e = EIO;
+    if (*end == ':') {
+        if (end[1] < '0' || end[1] > '9')
+            return false;
+        e = strtol(end + 1, &end, 10);
+    }
+    if (*end || n > 1000000 || e > 4095)
+        return false;
+    *after = (int)n;
+    *err = (int)e;
+    return true;
+}
+
 /* Boot task: the sections the boot argument sections=Sxx,Syy,... selects
  * (S00 always: it labels the run); all without it. A name that is not a
  * section stops the run before any section with EXIT_BOOTARG, naming the
@@ -107,9 +141,7 @@ static uint32_t select_sections(void)
         size_t len = strcspn(p, ",");
         q = p + len + (p[len] == ',');
         p[len] = 0;
-        unsigned i = 0;
-        while (i < NSECTIONS && strcmp(p, sections[i].id) != 0)
-            i++;
+        unsigned i = bench_section_find(p, len);
         if (i == NSECTIONS) {
             for (unsigned k = 0; k < NSECTIONS; k++)
                 snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s",
@@ -281,11 +313,10 @@ static void align_start(void)
 static void maybe_write_fault(const struct bench_section *s)
 {
     char arg[24];
-    size_t n;
+    unsigned i;
     int after, err;
     if (!bootarg("write_fault", arg, sizeof arg) ||
-        !bench_write_fault_parse(arg, &n, &after, &err) || strncmp(arg, s->id, n) != 0 ||
-        strlen(s->id) != n)
+        !bench_write_fault_parse(arg, &i, &after, &err) || &sections[i] != s)
         return;
     printf("  write_fault=%s\n", arg);
     posix_io_fault_write(after, err);

@@ -1,11 +1,9 @@
 /* The runner's boot arguments and their forms: sections=Sxx[,Syy...]
  * (the sections to run), stall=<Sxx>:<spin|block> and
  * write_fault=<Sxx>:<n>[:<errno>] (the faults tests inject into one
- * section). Registered with the kernel's check (bootarg_key.h), parsed
- * here for the runner. */
-#include <errno.h>
+ * section): their forms, registered with the kernel's check
+ * (bootarg_key.h); runner.c reads them. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include "bench.h"
 #include "bootarg_key.h"
@@ -14,11 +12,8 @@
 static bool is_section(const char *id, size_t len)
 {
     unsigned n;
-    const struct bench_section *s = bench_sections(&n);
-    for (unsigned i = 0; i < n; i++)
-        if (strlen(s[i].id) == len && strncmp(s[i].id, id, len) == 0)
-            return true;
-    return false;
+    bench_sections(&n);
+    return bench_section_find(id, len) < n;
 }
 
 /* The checks below: head, then the section ids (static text). */
@@ -59,35 +54,12 @@ static const char *stall_forms(const char *value)
 }
 BOOTARG_KEY(stall, stall_forms);
 
-/* write_fault_forms and the runner (main task): value as
- * <Sxx>:<n>[:<errno>], the section's id length, n and errno (EIO
- * without); false when it is not of that form. */
-bool bench_write_fault_parse(const char *value, size_t *id_len, int *after, int *err)
-{
-    const char *colon = strchr(value, ':');
-    char *end;
-    if (!colon || !is_section(value, (size_t)(colon - value)) || colon[1] < '0' || colon[1] > '9')
-        return false;
-    long n = strtol(colon + 1, &end, 10), e = EIO;
-    if (*end == ':') {
-        if (end[1] < '0' || end[1] > '9')
-            return false;
-        e = strtol(end + 1, &end, 10);
-    }
-    if (*end || n > 1000000 || e > 4095)
-        return false;
-    *id_len = (size_t)(colon - value);
-    *after = (int)n;
-    *err = (int)e;
-    return true;
-}
-
 /* bootargs_check (boot): write_fault=, a section, a count and an errno. */
 static const char *write_fault_forms(const char *value)
 {
-    size_t id_len;
+    unsigned section;
     int after, err;
-    return bench_write_fault_parse(value, &id_len, &after, &err) ? NULL :
+    return bench_write_fault_parse(value, &section, &after, &err) ? NULL :
            forms("<Sxx>:<n>[:<errno>], n 0..1000000 writes that succeed first, errno "
                  "0..4095 (EIO without; 0: the write returns 0)");
 }

@@ -64,9 +64,13 @@ void bench_peer_stats(struct wire_rx_stats *out);
 
 /* Any task: the section table, in run order, and its length. */
 const struct bench_section *bench_sections(unsigned *n);
+/* Any task: the index in bench_sections' table of the section whose id
+ * is the len characters at id; the table's length when none. */
+unsigned bench_section_find(const char *id, size_t len);
 /* The runner (main task) and the boot argument's check: write_fault=
- * as <Sxx>:<n>[:<errno>] (runner_args.c); false when not of that form. */
-bool bench_write_fault_parse(const char *value, size_t *id_len, int *after, int *err);
+ * as <Sxx>:<n>[:<errno>]: the section's index, n and errno (EIO without);
+ * false when not of that form. */
+bool bench_write_fault_parse(const char *value, unsigned *section, int *after, int *err);
 
 /* Section task: line time of n bytes in ns. */
 uint64_t bench_line_ns(uint64_t bytes);
