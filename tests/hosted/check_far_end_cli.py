@@ -34,11 +34,22 @@ from far_end_line import pattern  # noqa: E402
 BAUD = 115200
 
 
-def start(tmp, port, *extra):
-    """scripts/far-end on port, its log and truth in tmp."""
-    return subprocess.Popen([FAR_END, "--port", port, "--baud", str(BAUD), "--log",
+def start(tmp, port, *extra, ready=True):
+    """scripts/far-end on port, its log and truth in tmp; with ready,
+    returns once it says it serves the port (raw, so that nothing the
+    board writes is echoed or translated by the pty's line discipline
+    before)."""
+    proc = subprocess.Popen([FAR_END, "--port", port, "--baud", str(BAUD), "--log",
                              os.path.join(tmp, "cap.log"), *extra],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if not ready:
+        return proc
+    first = proc.stderr.readline() if select.select([proc.stderr], [], [], 30)[0] else ""
+    if not first.startswith("far-end: serving "):
+        proc.kill()
+        out, err = proc.communicate()
+        raise SystemExit(f"FAIL: far-end did not say it serves {port}: {first + err!r}")
+    return proc
 
 
 def collect(master, seconds, until=None, times=None):
@@ -61,7 +72,6 @@ def case_serve(tmp, fails):
     """A stream asked, served whole, paced, its truth written."""
     master, slave = os.openpty()
     proc = start(tmp, os.ttyname(slave))
-    time.sleep(0.3)                                   # the far end has the port open
     t0 = time.monotonic()
     os.write(master, b"  hello from the board\r\n\x02far-end stream bytes=300 seed=7 "
                      b"lead_ms=20\x03  more log\r\n")
@@ -106,7 +116,6 @@ def case_corrupt(tmp, fails):
     """A payload whose bytes are not its witness's."""
     master, slave = os.openpty()
     proc = start(tmp, os.ttyname(slave))
-    time.sleep(0.3)
     os.write(master, witnessed(b"abc", zlib.crc32(b"abd")) + b"Done. sections=1\r\n")
     _, err = proc.communicate(timeout=10)
     os.close(master)
@@ -120,7 +129,6 @@ def case_stop(tmp, fails):
     """A stream the board stops part-way."""
     master, slave = os.openpty()
     proc = start(tmp, os.ttyname(slave))
-    time.sleep(0.3)
     os.write(master, b"\x02far-end stream bytes=100000 seed=3 lead_ms=0\x03")
     got = collect(master, 0.3)
     os.write(master, b"\x02far-end stop\x03Done. sections=1\r\n")
@@ -153,7 +161,7 @@ def case_busy(tmp, fails):
     path = os.ttyname(slave)
     holder = os.open(path, os.O_RDWR | os.O_NOCTTY)
     fcntl.flock(holder, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    proc = start(tmp, path)
+    proc = start(tmp, path, ready=False)
     _, err = proc.communicate(timeout=10)
     for fd in (holder, master, slave):
         os.close(fd)
@@ -163,7 +171,7 @@ def case_busy(tmp, fails):
 
 def case_missing(tmp, fails):
     """A port that is not there."""
-    proc = start(tmp, "/dev/nonexistent-uart")
+    proc = start(tmp, "/dev/nonexistent-uart", ready=False)
     _, err = proc.communicate(timeout=10)
     if proc.returncode != 2 or "cannot open /dev/nonexistent-uart" not in err:
         fails.append(f"missing: exit {proc.returncode}, {err.strip()[-200:]!r}")
