@@ -68,7 +68,8 @@ extern const struct bootarg_key __bootarg_keys_start[], __bootarg_keys_end[];   
  * device tree's arguments against the keys the image registers. */
 const char *bootargs_check(void)
 {
-    size_t n = (size_t)(__bootarg_keys_end - __bootarg_keys_start);
+    size_t n = ((uintptr_t)__bootarg_keys_end - (uintptr_t)__bootarg_keys_start) /
+               sizeof __bootarg_keys_start[0];
     const char *why = bootargs_check_in(image_bootargs(), __bootarg_keys_start, n);
     why = why ? why : bootargs_check_in(fdt_bootargs(), __bootarg_keys_start, n);
     refused = why != NULL;

@@ -9,7 +9,8 @@ given folders (CMake's own logs aside) is one of
   a write fault, a stall, a stuck line or an RX flood make sections
   FAIL, TIMEOUT or INVALID, never an inconsistent log;
 - a self-test (selftest=... lines, no section), a panic report or a run
-  refused for a bad boot argument (`bad boot argument ...`, no section):
+  refused for a bad boot argument (`bad boot argument ...` or `unknown boot
+  argument ...`, no section):
   not a benchmark run, skipped and said so;
 - anything else (no Done line: a run cut short): a failure.
 
@@ -27,7 +28,7 @@ from uartreport import check, parse  # noqa: E402
 
 SELFTEST_RE = re.compile(rb"^selftest=([\w-]+)", re.M)
 PANIC_RE = re.compile(rb"^PANIC: ([^\r\n]*)", re.M)
-REFUSED_RE = re.compile(rb"^(bad boot argument [^\r\n]*)", re.M)
+REFUSED_RE = re.compile(rb"^((?:bad|unknown) boot argument [^\r\n]*)", re.M)
 
 
 def logs(dirs):
