@@ -165,6 +165,8 @@ class Marks(unittest.TestCase):
             for note in notes:
                 self.assertRegex(note, r": %s \(settings: the legend under (this table|the "
                                  r"headline)\)\.$" % re.escape(named))
+            appendix = text[text.index("## Appendix"):].splitlines()
+            self.assertTrue([ln for ln in appendix if ln.startswith(runs.DIFFERS)], key)
 
     def test_text_names_columns(self):
         """headline_text's note: the differing setting and its columns."""

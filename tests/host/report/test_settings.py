@@ -89,6 +89,7 @@ class Foreign(unittest.TestCase):
             if self.got[name]["board"].key == "d1":
                 bps = _said(data, rb"Hardware line rate: .*\((\d+) bps\)")
                 self.assertEqual(line.key, "serial " + bps, name)
+                self.assertIn("(%s bps)" % bps, line.text)
                 self.assertLess(max(rates), 100, name)
             else:
                 self.assertEqual(line.key, "instant", name)
