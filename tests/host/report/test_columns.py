@@ -9,10 +9,16 @@ import tempfile
 import unittest
 
 import _common
-from _doctor import ASYNC, CONSOLE, analyzed, real, setv, starry, value
+from _doctor import ASYNC, ASYNC_RX, CONSOLE, analyzed, at_shift, real, setv, starry, value
 from uartreport import headline, headline_text, runs, settings
 
 STARRY_D1 = "d1-async-q31.log"
+
+
+def _ours(name):
+    """One of our quick fixtures at icount shift 1 (500 MHz) and quick scale,
+    whatever a regeneration gave it."""
+    return setv(at_shift(real(name), 1), rb"", "bench_scale", "quick", section="S00")
 
 
 def _report(logs, labels):
@@ -53,7 +59,7 @@ class Headers(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         """report.md and headline.txt, once."""
-        cls.logs = [("a.log", real(ASYNC)), ("c.log", real(CONSOLE)),
+        cls.logs = [("a.log", _ours(ASYNC)), ("c.log", _ours(CONSOLE)),
                     ("s.log", starry(STARRY_D1))]
         cls.labels = ["ours async", "ours console", "StarryOS D1"]
         cls.text, cls.txt = _report(cls.logs, cls.labels)
@@ -90,9 +96,9 @@ class Headers(unittest.TestCase):
             self.assertTrue(line.startswith("- `%s`: " % lb), line)
             for field in settings.FIELDS[:6]:
                 self.assertIn("%s %s" % (field, got[field].text), line)
-        self.assertIn("board qemu-virt; design async; CPU clock 500 MHz (icount); icount shift "
-                      "1; line model %s;" % value(real(ASYNC), rb"", "wire_model", "S00"),
-                      legend[0])
+        self.assertIn("board %s; design %s; CPU clock 500 MHz (icount); icount shift 1; line "
+                      "model %s;" % tuple(value(real(ASYNC), rb"", k, "S00") for k in (
+                          "board", "backend", "wire_model")), legend[0])
         self.assertIn("board d1 (target_mode=lichee-d1-fullbench); design async", legend[2])
         self.assertIn("icount shift none (hardware); line serial 115200 baud", legend[2])
         self.assertEqual(sum(1 for ln in lines if ln.startswith("- `ours async`: board")), 1)
@@ -136,11 +142,11 @@ class Headers(unittest.TestCase):
 
 
 class Marks(unittest.TestCase):
-    """◇ on our two quick logs, as they are and with one setting doctored."""
+    """◇ on our two quick logs, at one setting and with one setting doctored."""
 
     def test_absent_when_the_logs_agree(self):
         """The same settings: no ◇ on a row or note of report.md, none in headline.txt."""
-        text, txt = _report([("a.log", real(ASYNC)), ("c.log", real(CONSOLE))], ["a", "c"])
+        text, txt = _report([("a.log", _ours(ASYNC)), ("c.log", _ours(CONSOLE))], ["a", "c"])
         self.assertEqual(_marked(text), [])
         self.assertNotIn(runs.DIFFERS, txt)
 
@@ -153,13 +159,13 @@ class Marks(unittest.TestCase):
                  ("cpu_hz", "250000000", "CPU clock 500 MHz (`a`) vs 250 MHz (`c`)"),
                  ("icount_shift", "2", "icount shift 1 (`a`) vs 2 (`c`)"))
         for key, new, named in cases:
-            data = setv(real(CONSOLE), rb"", key, new, section="S00")
-            ans = [analyzed(real(ASYNC)), analyzed(data)]
+            data = setv(_ours(CONSOLE), rb"", key, new, section="S00")
+            ans = [analyzed(_ours(ASYNC)), analyzed(data)]
             rows, notes = headline.marked(ans, ["a", "c"])
             self.assertTrue(all(r.label.endswith(runs.DIFFERS) for r in rows), key)
             self.assertEqual(notes[0], "%s not a like-for-like comparison in the marked rows: %s "
                              "(settings: the legend under this table)." % (runs.DIFFERS, named))
-            text = _report([("a.log", real(ASYNC)), ("c.log", data)], ["a", "c"])[0]
+            text = _report([("a.log", _ours(ASYNC)), ("c.log", data)], ["a", "c"])[0]
             notes = [ln for ln in text.splitlines() if ln.startswith(runs.DIFFERS)]
             self.assertGreater(len(notes), 3, key)
             for note in notes:
@@ -168,10 +174,23 @@ class Marks(unittest.TestCase):
             appendix = text[text.index("## Appendix"):].splitlines()
             self.assertTrue([ln for ln in appendix if ln.startswith(runs.DIFFERS)], key)
 
+    def test_rx_rows_name_the_rx_side(self):
+        """The headline's RX rows compare the RX trigger too: another trigger
+        marks them, and the note names it."""
+        data = real(ASYNC_RX)
+        other = setv(data, rb"wire_rx_trigger=", "wire_rx_trigger", "4")
+        rows, notes = headline.marked([analyzed(data), analyzed(other)], ["a", "b"])
+        rx = [r for r in rows if r.label.startswith(("S32", "S33"))]
+        self.assertTrue(rx)
+        self.assertTrue(all(r.label.endswith(runs.DIFFERS) for r in rx))
+        self.assertEqual(notes[0], "%s not a like-for-like comparison in the marked rows: rx "
+                         "trigger %s (`a`) vs 4 (`b`) (settings: the legend under this table)."
+                         % (runs.DIFFERS, value(data, rb"wire_rx_trigger=", "wire_rx_trigger")))
+
     def test_text_names_columns(self):
         """headline_text's note: the differing setting and its columns."""
-        data = setv(real(CONSOLE), rb"", "bench_scale", "full", section="S00")
-        ans = [analyzed(real(ASYNC)), analyzed(data), analyzed(real(ASYNC))]
+        data = setv(_ours(CONSOLE), rb"", "bench_scale", "full", section="S00")
+        ans = [analyzed(_ours(ASYNC)), analyzed(data), analyzed(_ours(ASYNC))]
         rows, _, found = headline.compared(ans)
         got = [settings.of(an.log) for an in ans]
         lines = headline_text.lines(rows, list("acb"), differ=runs.groups(found, got))

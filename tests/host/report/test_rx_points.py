@@ -64,7 +64,8 @@ class RxPoints(unittest.TestCase):
             legend = [ln for ln in self.tables[title].splitlines() if ln.startswith("- `")]
             self.assertEqual([ln.split("`")[1] for ln in legend], labels)
             for line in legend:
-                self.assertRegex(line, r": board [^;]+; design [^;]+; CPU clock .*; line .*; scale ")
+                self.assertRegex(line, r": board [^;]+; design [^;]+; CPU clock .*; line .*; "
+                                 r"scale ")
 
     def test_columns_and_ratios(self):
         """ours is the baseline of its point; Linux's figures carry the ratio to ours'."""
