@@ -91,7 +91,8 @@ def build(ans, labels, outdir, baseline=None, rx_points=(), shown=None):
     out.append("Logs: %s." % ", ".join("`%s` (%s)" % (lb, an.log.path.rsplit("/", 1)[-1])
                                         for an, lb in zip(ans, labels)))
     out.append("")
-    out.extend(headline.section(ans, labels, baseline, shown))
+    written = plots.write_all(ans, labels, outdir)
+    out.extend(headline.section(ans, labels, baseline, shown, after_table=_glance(written)))
     out.append("## Detail")
     out.append("")
     out.append("Markers: " + tables.LEGEND + " %s the compared logs ran at a different (or "
@@ -114,7 +115,7 @@ def build(ans, labels, outdir, baseline=None, rx_points=(), shown=None):
             out.extend(_table(ans, labels, baseline, heads, title, intro, func, ratios, shown))
             if func is tables_rx.rx_line_rows and rx_points:
                 out.extend(_rx_points(rx_points, shown))
-    out.extend(_plots(ans, labels, outdir))
+    out.extend(_plots(written))
     out.extend(appendix.section(ans, labels, baseline, shown))
     return "\n".join(out) + "\n"
 
@@ -161,10 +162,26 @@ def _rx_points(rx_points, shown):
     return out
 
 
-def _plots(ans, labels, outdir):
-    """Plot section: links to the PNGs written, reasons for the others; called by build()."""
+# The plots of the headline's figures, shown beside it (in that order).
+GLANCE = ("Line rate by payload size", "Instructions per byte", "Latency CDF, S20")
+
+
+def _glance(written):
+    """The headline's plots side by side right under its table, each a link
+    to its full size under Plots (html_page.glance); none when fewer than
+    two were written; called by build()."""
+    names = {title: name for title, name, _ in written if name}
+    shown = [(t, names[t], html_page.slug(t)) for t in GLANCE if t in names]
+    if len(shown) < 2:
+        return []
+    return [html_page.glance(shown), ""]
+
+
+def _plots(written):
+    """Plot section: links to the PNGs written (plots.write_all's list),
+    reasons for the others; called by build()."""
     out = ["## Plots", ""]
-    for title, name, note in plots.write_all(ans, labels, outdir):
+    for title, name, note in written:
         if name:
             out.append("### " + title)
             out.append("")
