@@ -50,13 +50,14 @@ def _raw_table(title, func, ans, labels, baseline, shown):
     rows = func(ans)
     if not rows:
         return []
-    runs.mark(rows, ans, compare=len(ans) > 1)
+    notes = runs.mark(rows, ans, compare=len(ans) > 1, labels=labels)
     shown.append(tables.Table(title, rows, ans, labels, baseline))
     rows, equal = markdown.collapse(rows)
     rows, lone = markdown.single(rows)
     out = ["### " + title, ""]
     if rows:
         out.append(markdown.render(rows, labels, baseline))
+        out += notes + [""] if notes else []
     if equal:
         out += [equal, ""]
     for i, lb in enumerate(labels):

@@ -5,25 +5,15 @@ in character times, worst S21 P99/P50, S41 instructions per byte of the
 driver alone and CPU %, S42 overlap, S43 overshoot P99 idle and while
 sending, S32/S33 RX loss), marked where the logs are not comparable (runs.mark,
 runs.mark_no_line); section(analyses, labels, baseline, shown) the Markdown
-lines of the table, its notes and the verdicts (verdicts.py; the table
-added to shown). Called by report.py.
+lines of the table, its notes, the legend of the columns' settings and the
+verdicts (verdicts.py; the table added to shown). Called by report.py.
 """
 
-from . import markdown, runs, tables_rx, verdicts
+from . import markdown, runs, settings, tables_rx, verdicts
 from .model import num
 from .tables import S42_SRC, Cell, Row, Table, fmt, lat_src, rate_src, s21_sizes, s41_figure
 
 TITLE = "The answer"
-
-
-def header(label, log):
-    """A headline column header: label, board and backend, CPU clock (icount
-    shift), wire model, bench scale; called by section()."""
-    man, p = log.manifest, runs.point(log)
-    board = man.get("board") or man.get("target_mode") or "unknown board"
-    return "%s<br>%s %s, CPU %s (icount shift %s), wire %s, %s scale" % (
-        label, board, man.get("backend") or "unknown backend", p["CPU clock"],
-        p["icount shift"], p["wire model"], p["bench scale"])
 
 
 def _marks(lat, key):
@@ -136,31 +126,24 @@ def rows(ans):
     return [r for r in out if any(c.text for c in r.cells)]
 
 
-def _differ(row, ans, fields):
-    """The point's fields in which the logs with a value in row differ; called by marked()."""
-    logs = [an.log for an, cell in zip(ans, row.cells) if cell.text]
-    return runs.differing(logs, fields) if len(logs) > 1 else []
-
-
-def marked(ans):
-    """(rows, notes): rows() with the comparability marks of runs.py (RX rows
-    with the RX side of the point) and the line-rate rows of a Linux run on an
-    instant line marked not comparable (no ratio); called by section() and the tests."""
+def compared(ans, labels=None):
+    """(rows, notes, found): rows() with the comparability marks of runs.py
+    (RX rows with the RX side of the point), the notes (the ◇ one first,
+    naming the settings that differ between which of labels: default the
+    logs' own) and runs.compare_rows()'s found; the line-rate rows of a
+    Linux run on an instant line marked not comparable (no ratio); called
+    by marked() and report.py."""
     got = rows(ans)
+    labels = labels or [an.log.label for an in ans]
     rx = [r for r in got if r.label.startswith(("S32", "S33"))]
     tx = [r for r in got if r not in rx]
-    fields = runs.POINT + runs.RX_POINT
-    notes = [n for n in runs.mark(tx, ans) + runs.mark(rx, ans, point_fields=fields)
-             if not n.startswith(runs.DIFFERS)]
+    notes = runs.mark(tx, ans, compare=False) + runs.mark(rx, ans, compare=False)
     notes = sorted(set(notes), key=notes.index)
-    differ = [_differ(r, ans, runs.POINT) for r in tx] + [_differ(r, ans, fields) for r in rx]
-    main = [f for f in runs.POINT if any(f in d for d in differ)]
-    more = [f for f in runs.RX_POINT if any(f in d for d in differ)]
-    if main or more:
-        notes.insert(0, "%s the logs compared in the marked rows differ in %s%s; see the column "
-                     "headers: not a like-for-like comparison." % (
-                         runs.DIFFERS, ", ".join(main) or "the RX side of the point",
-                         " (the RX rows also in %s)" % ", ".join(more) if more else ""))
+    sets = [settings.of(an.log) for an in ans]
+    found = runs.compare_rows(tx, sets)
+    runs.compare_rows(rx, sets, runs.POINT + runs.RX_POINT, found)
+    if found:
+        notes.insert(0, runs.differ_note(found, sets, labels, "the legend under this table"))
     rates = [r for r in got if r.label.startswith("S10")]
     if runs.mark_no_line(rates, ans):
         which = ", ".join(runs.no_line(an.log) for an in ans if runs.no_line(an.log))
@@ -171,21 +154,29 @@ def marked(ans):
             for cell in row.cells:
                 if cell.text.endswith(runs.NO_LINE):
                     cell.comparable = False
-    return got, notes
+    return got, notes, found
 
 
-def section(ans, labels, baseline, shown=None):
-    """Markdown lines of the headline: heading, table, notes, verdicts;
-    called by report.py, which collects the table in shown (a list of
-    tables.Table)."""
-    got, notes = marked(ans)
+def marked(ans, labels=None):
+    """(rows, notes) of compared(); called by section() and the tests."""
+    return compared(ans, labels)[:2]
+
+
+def section(ans, labels, baseline, shown=None, after_table=()):
+    """Markdown lines of the headline: heading, table, after_table (the
+    lines report.py puts right under it: its plots), notes, legend,
+    verdicts; called by report.py, which collects the table in shown (a
+    list of tables.Table)."""
+    got, notes = marked(ans, labels)
     out = ["## " + TITLE, ""]
     if not got:
-        return out + ["_No log has any of the headline figures._", ""]
+        return out + ["_No log has any of the headline figures._", ""] + settings.legend(
+            ans, labels)
     if shown is not None:
         shown.append(Table(TITLE, got, ans, labels, baseline))
-    heads = [header(lb, an.log) for an, lb in zip(ans, labels)]
+    heads = [settings.header(lb, an.log) for an, lb in zip(ans, labels)]
     out.append(markdown.render(got, labels, baseline, first="Question", heads=heads))
+    out.extend(after_table)
     if baseline is not None:
         notes.insert(0, "In brackets: value / value of the baseline `%s`." % labels[baseline])
     instant = ["`%s`" % lb for an, lb in zip(ans, labels) if an.log.flavor == "ours"
@@ -196,4 +187,4 @@ def section(ans, labels, baseline, shown=None):
                      "100 %% is the driver's speed, not a line's." % ", ".join(instant))
     out.extend(notes)
     out.append("")
-    return out + verdicts.markdown_lines(got, labels)
+    return out + settings.legend(ans, labels) + verdicts.markdown_lines(got, labels)

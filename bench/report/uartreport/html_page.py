@@ -4,7 +4,10 @@ to_html(markdown_text, outdir) converts the Markdown subset report.py writes
 (headings, paragraphs, `- ` lists, pipe tables, fenced code, image lines,
 inline code and bold, <br> in table headers) with the standard library
 only; each `![title](name.png)` becomes an <img> whose src is the PNG as a
-base64 data URI, so the page needs no other file. Called by report.py.
+base64 data URI, so the page needs no other file. A line of several images
+(glance()) becomes a row of them side by side, each a link to its section
+of full-size plots: the plots that go with a headline, on the first screen
+beside it. Called by report.py and sweep_md.py.
 """
 
 import base64
@@ -12,13 +15,17 @@ import html
 import os
 import re
 
-STYLE = """body{font-family:sans-serif;max-width:1240px;margin:1em auto;padding:0 1em;
+STYLE = """body{font-family:sans-serif;max-width:1600px;margin:1em auto;padding:0 1em;
 line-height:1.4}table{border-collapse:collapse;margin:.5em 0;font-size:90%}
 th,td{border:1px solid #bbb;padding:2px 6px;vertical-align:top}th{background:#eee}
 td:first-child{white-space:nowrap}tr:nth-child(even) td{background:#f7f7f7}
 img{max-width:100%;height:auto}pre{background:#f4f4f4;padding:.5em;overflow-x:auto}
-code{background:#f4f4f4}"""
+code{background:#f4f4f4}.glance{display:flex;gap:1%;margin:.5em 0}
+.glance a{flex:1 1 0;min-width:0}h1{margin:.2em 0 .4em}
+.glance img{width:100%;height:auto;max-height:30vh;object-fit:contain;border:1px solid #ddd}"""
 IMAGE = re.compile(r"^!\[([^\]]*)\]\(([^)]+)\)$")
+GLANCE_IMAGE = re.compile(r"!\[([^\]]*)\]\(([^)#]+)#([a-z0-9-]+)\)")
+GLANCE = re.compile(r"^(?:!\[[^\]]*\]\([^)#]+#[a-z0-9-]+\) ?){2,}$")
 PIPE = re.compile(r"(?<!\\)\|")
 
 
@@ -67,8 +74,25 @@ def _image(alt, name, outdir):
             % (html.escape(alt), html.escape(name), data))
 
 
-def _slug(text):
-    """An id for a heading; called by to_html()."""
+def glance(images):
+    """One Markdown line of images side by side (title, file name, the id of
+    the heading it links to); report.py and sweep_md.py put it under a
+    headline."""
+    return " ".join("![%s](%s#%s)" % (t, name, sid) for t, name, sid in images)
+
+
+def _glance(line, outdir):
+    """HTML of a glance() line: the images in a row, each a link to its
+    heading; called by to_html()."""
+    out = ['<div class="glance">']
+    for alt, name, sid in GLANCE_IMAGE.findall(line):
+        img = _image(alt, name, outdir).replace("<p>", "").replace("</p>", "")
+        out.append('<a href="#%s">%s</a>' % (sid, img))
+    return "".join(out) + "</div>"
+
+
+def slug(text):
+    """An id for a heading; called by to_html() and by the glance lines' makers."""
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "section"
 
 
@@ -86,11 +110,11 @@ def to_html(text, outdir):
             i = end + 1
         elif re.match(r"^#{1,6} ", line):
             level = len(line) - len(line.lstrip("#"))
-            slug = _slug(line[level:])
-            while slug in seen:
-                slug += "-"
-            seen.add(slug)
-            body.append('<h%d id="%s">%s</h%d>' % (level, slug, _inline(line[level + 1:]), level))
+            sid = slug(line[level:])
+            while sid in seen:
+                sid += "-"
+            seen.add(sid)
+            body.append('<h%d id="%s">%s</h%d>' % (level, sid, _inline(line[level + 1:]), level))
             i += 1
         elif line.startswith("|"):
             end = next((j for j in range(i, len(lines)) if not lines[j].startswith("|")),
@@ -103,6 +127,9 @@ def to_html(text, outdir):
             body.append("<ul>" + "".join("<li>%s</li>" % _inline(l[2:]) for l in lines[i:end])
                         + "</ul>")
             i = end
+        elif GLANCE.match(line):
+            body.append(_glance(line, outdir))
+            i += 1
         elif IMAGE.match(line):
             body.append(_image(*IMAGE.match(line).groups(), outdir))
             i += 1
@@ -118,10 +145,10 @@ def to_html(text, outdir):
             % (html.escape(title), STYLE, "\n".join(body)))
 
 
-def write(text, outdir):
-    """Write outdir/report.html from the Markdown text; returns its path;
-    called by report.write()."""
-    path = os.path.join(outdir, "report.html")
+def write(text, outdir, name="report.html"):
+    """Write outdir/name from the Markdown text; returns its path; called by
+    report.write() and sweep_md.write()."""
+    path = os.path.join(outdir, name)
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(to_html(text, outdir))
     return path

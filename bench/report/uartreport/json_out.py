@@ -16,6 +16,7 @@ import re
 import tempfile
 
 from . import report, runs, series, units
+from .settings import FIELDS, of as settings_of
 from .analysis import DISAGREE, NOT_RECOMPUTABLE, P99_IS_MAX
 
 FORMAT = "uartbench-report"
@@ -36,21 +37,22 @@ def split_marks(text):
 
 
 def settings(an, label, role):
-    """A log's settings: what it is and the operating point it ran at
-    (runs.point() and the manifest); role `column` (a column of the report)
-    or `rx-point` (a --rx-point log); called by document()."""
-    man, point = an.log.manifest, runs.point(an.log)
-    return {"label": label, "role": role, "file": an.log.path,
-            "merged": [path for path, _ in an.log.merged], "flavor": an.log.flavor,
-            "version": man.get("version"), "board": man.get("board") or man.get("target_mode"),
-            "backend": man.get("backend"), "os": man.get("os"),
-            "cpu_hz": series.uint(man.get("cpu_hz") or "") or None,
-            "cpu_hz_source": man.get("cpu_hz_source"), "qemu_mode": man.get("qemu_mode"),
-            "line": man.get("line"), "cpu_clock": point["CPU clock"],
-            "icount_shift": point["icount shift"], "wire_model": point["wire model"],
-            "bench_scale": point["bench scale"], "rx_trigger": point["rx trigger"],
-            "peer": point["peer"], "baud": an.baud, "char_ms": an.char_ms,
-            "parse_warnings": len(an.log.warnings), "flags": [str(f) for f in an.flags]}
+    """A log's settings: what it is and the operating point it ran at, as
+    the legend states them (settings.of(): read from the manifest, or from a
+    foreign log's lines), and the manifest's own keys; role `column` (a
+    column of the report) or `rx-point` (a --rx-point log); called by
+    document()."""
+    man, got = an.log.manifest, settings_of(an.log)
+    said = {f.lower().replace(" ", "_"): got[f].text for f in FIELDS}
+    return dict({"label": label, "role": role, "file": an.log.path,
+                 "merged": [path for path, _ in an.log.merged], "flavor": an.log.flavor,
+                 "version": man.get("version"), "backend": man.get("backend"),
+                 "os": man.get("os"), "cpu_hz": series.uint(man.get("cpu_hz") or "") or None,
+                 "cpu_hz_source": man.get("cpu_hz_source"), "qemu_mode": man.get("qemu_mode"),
+                 "wire_model": man.get("wire_model"), "bench_scale": man.get("bench_scale"),
+                 "baud": an.baud, "char_ms": an.char_ms,
+                 "parse_warnings": len(an.log.warnings), "flags": [str(f) for f in an.flags]},
+                **said)
 
 
 def figures(table, index):

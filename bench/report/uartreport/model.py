@@ -158,6 +158,7 @@ class Log:
     manifest: dict = field(default_factory=dict)
     boot: dict = field(default_factory=dict)  # StarryOS [BENCH] startup figures
     boot_noise: dict = field(default_factory=dict)  # other key=value seen in boot lines
+    stated: dict = field(default_factory=dict)  # settings boot lines state in words (starry.py)
     sections: dict = field(default_factory=dict)  # sid -> Section (last wins)
     order: list = field(default_factory=list)  # sids in order of appearance
     samples: dict = field(default_factory=dict)  # tag -> Series

@@ -7,8 +7,8 @@ baseline column index and the output directory (plots are written there).
 
 import os
 
-from . import (appendix, headline, headline_text, html_page, markdown, plots, runs, tables,
-               tables_rx)
+from . import (appendix, headline, headline_text, html_page, markdown, plots, runs, settings,
+               tables, tables_rx)
 
 INTRO = {
     "rate": "Bytes per second and true line rate = bytes_per_s / (baud_real / 10). "
@@ -91,19 +91,23 @@ def build(ans, labels, outdir, baseline=None, rx_points=(), shown=None):
     out.append("Logs: %s." % ", ".join("`%s` (%s)" % (lb, an.log.path.rsplit("/", 1)[-1])
                                         for an, lb in zip(ans, labels)))
     out.append("")
-    out.extend(headline.section(ans, labels, baseline, shown))
+    written = plots.write_all(ans, labels, outdir)
+    out.extend(headline.section(ans, labels, baseline, shown, after_table=_glance(written)))
     out.append("## Detail")
     out.append("")
-    out.append("Markers: " + tables.LEGEND + " %s the compared logs ran at different (or "
-               "unknown) CPU clock, icount shift, wire model or bench scale (column headers); "
-               "%s from an INVALID section; %s a Linux run's line rate on a line that keeps no "
-               "line time (not comparable)." % (runs.DIFFERS, runs.INVALID, runs.NO_LINE))
+    out.append("Markers: " + tables.LEGEND + " %s the compared logs ran at a different (or "
+               "not stated) CPU clock, icount shift, line or bench scale (the note under the "
+               "table names which, between which columns); %s from an INVALID section; %s a "
+               "Linux run's line rate on a line that keeps no line time (not comparable)."
+               % (runs.DIFFERS, runs.INVALID, runs.NO_LINE))
+    out.append("Column headers: label, board, design, CPU clock, line; every setting of each "
+               "column is in the legend under the headline table.")
     if baseline is not None:
         out.append("In brackets after a figure: value / value of the baseline `%s` (none for "
                    "identifiers, settings and error counts)." % labels[baseline])
     out.append("Rows with the same value in every log are listed under their table.")
     out.append("")
-    heads = [runs.header(lb, an.log) for an, lb in zip(ans, labels)]
+    heads = [settings.header(lb, an.log) for an, lb in zip(ans, labels)]
     for question, group in GROUPS:
         out.append("## " + question)
         out.append("")
@@ -111,22 +115,24 @@ def build(ans, labels, outdir, baseline=None, rx_points=(), shown=None):
             out.extend(_table(ans, labels, baseline, heads, title, intro, func, ratios, shown))
             if func is tables_rx.rx_line_rows and rx_points:
                 out.extend(_rx_points(rx_points, shown))
-    out.extend(_plots(ans, labels, outdir))
+    out.extend(_plots(written))
     out.extend(appendix.section(ans, labels, baseline, shown))
     return "\n".join(out) + "\n"
 
 
-def _table(ans, labels, baseline, heads, title, intro, func, ratios, shown):
-    """Lines of one detail table (title, intro, table, notes, equal rows), the
-    table added to shown; called by build()."""
+def _table(ans, labels, baseline, heads, title, intro, func, ratios, shown, legend=False):
+    """Lines of one detail table (title, intro, table, notes, equal rows; legend
+    True: the columns' settings under it, else the notes refer to the
+    headline's), the table added to shown; called by build() and _rx_points()."""
     out = ["### " + title, ""]
     if intro:
         out += [INTRO[intro], ""]
     try:
         rows = func(ans)
         fields = runs.POINT + (runs.RX_POINT if func in RX_POINT_TABLES else ())
-        notes = runs.mark(rows, ans, compare=ratios, point_fields=fields) \
-            if func is not runs.runs_rows else []
+        where = "the legend under " + ("this table" if legend else "the headline")
+        notes = runs.mark(rows, ans, compare=ratios, point_fields=fields, labels=labels,
+                          where=where) if func is not runs.runs_rows else []
         notes += TABLE_NOTES[func](ans, labels) if func in TABLE_NOTES and rows else []
         notes += runs.mark_no_line(rows, ans) if func is tables.line_rate_rows else []
     except Exception as exc:  # keep the other tables
@@ -140,7 +146,7 @@ def _table(ans, labels, baseline, heads, title, intro, func, ratios, shown):
     out.extend(notes)
     if equal:
         out.append(equal)
-    return out + [""]
+    return out + [""] + (settings.legend(ans, labels) if legend else [])
 
 
 def _rx_points(rx_points, shown):
@@ -149,16 +155,33 @@ def _rx_points(rx_points, shown):
     out = []
     for i, (title, p_ans, p_labels) in enumerate(tables_rx.point_groups(
             [a for a, _ in rx_points], [lb for _, lb in rx_points])):
-        heads = [runs.header(lb, an.log) for an, lb in zip(p_ans, p_labels)]
+        heads = [settings.header(lb, an.log) for an, lb in zip(p_ans, p_labels)]
         out.extend(_table(p_ans, p_labels, 0 if len(p_ans) > 1 else None, heads, title,
-                          "rxpoint" if i == 0 else None, tables_rx.rx_line_rows, True, shown))
+                          "rxpoint" if i == 0 else None, tables_rx.rx_line_rows, True, shown,
+                          True))
     return out
 
 
-def _plots(ans, labels, outdir):
-    """Plot section: links to the PNGs written, reasons for the others; called by build()."""
+# The plots of the headline's figures, shown beside it (in that order).
+GLANCE = ("Line rate by payload size", "Instructions per byte", "Latency CDF, S20")
+
+
+def _glance(written):
+    """The headline's plots side by side right under its table, each a link
+    to its full size under Plots (html_page.glance); none when fewer than
+    two were written; called by build()."""
+    names = {title: name for title, name, _ in written if name}
+    shown = [(t, names[t], html_page.slug(t)) for t in GLANCE if t in names]
+    if len(shown) < 2:
+        return []
+    return [html_page.glance(shown), ""]
+
+
+def _plots(written):
+    """Plot section: links to the PNGs written (plots.write_all's list),
+    reasons for the others; called by build()."""
     out = ["## Plots", ""]
-    for title, name, note in plots.write_all(ans, labels, outdir):
+    for title, name, note in written:
         if name:
             out.append("### " + title)
             out.append("")
@@ -178,7 +201,10 @@ def write(ans, labels, outdir, baseline=None, rx_points=(), shown=None):
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(text)
     with open(os.path.join(outdir, "headline.txt"), "w", encoding="utf-8") as fh:
-        fh.write("".join(ln + "\n" for ln in headline_text.page(headline.marked(ans)[0],
-                                                                labels)))
+        rows, _, found = headline.compared(ans, labels)
+        sets = [settings.of(an.log) for an in ans]
+        fh.write("".join(ln + "\n" for ln in headline_text.page(
+            rows, labels, heads=[settings.short(s) for s in sets],
+            differ=runs.groups(found, sets))))
     html_page.write(text, outdir)
     return path

@@ -1,20 +1,20 @@
-"""What each log ran at, and which comparisons that makes doubtful.
+"""Which comparisons the logs' settings make doubtful, and the Runs table.
 
-Figures compare only between runs at the same CPU clock, icount shift, wire
-model and bench scale (RX on the line: RX trigger and peer too).
-point() reads them from a manifest ("unknown" when a log does not say);
-header() puts them under each column's label; mark() marks the table
-rows that compare logs run at different (or unknown)
-points, and the cells that come from an INVALID section. Called by
-report.py; runs_rows() is the Runs table.
+Figures compare only between runs at the same CPU clock, icount shift,
+line and bench scale (RX on the line: RX trigger and peer too), the
+settings settings.py reads. mark() marks the table rows whose compared
+logs differ in one of them (or where one is not known) and the cells that
+come from an INVALID section, and writes the notes naming which setting
+differs between which columns. Called by report.py, headline.py and
+appendix.py; runs_rows() is the Runs table.
 """
 
 import re
 
-from . import series
+from . import settings
 from .tables import Cell, Row
 
-POINT = ("CPU clock", "icount shift", "wire model", "bench scale")
+POINT = ("CPU clock", "icount shift", "line", "scale")
 # The RX side of the point (figures of RX on the line compare only within it).
 RX_POINT = ("rx trigger", "peer")
 DIFFERS = "◇"
@@ -23,50 +23,17 @@ NO_LINE = "≁"
 SID_RE = re.compile(r"^(S\d\d) ")
 
 
-def hz_text(text):
-    """cpu_hz as MHz or GHz (3 significant digits), "unknown" when not a number."""
-    hz = series.uint(text or "")
-    if not hz:
-        return "unknown"
-    return "%.3g GHz" % (hz / 1e9) if hz >= 1e9 else "%.3g MHz" % (hz / 1e6)
-
-
 def point(log):
-    """{field of POINT: text} of one log; "unknown" where the log does not say."""
-    man = log.manifest
-    shift = man.get("icount_shift")
-    if shift is None:
-        shift = {"realtime": "none (realtime)"}.get(man.get("qemu_mode"), "unknown")
-        if man.get("board") == "d1":
-            shift = "none (hardware)"
-    off = "none" if man.get("wire_model") == "off" and man.get("line") != "device" else "unknown"
-    wire = man.get("wire_model") or "unknown"
-    if man.get("line") == "device":
-        wire = "device %s (bus %s ns)" % (man.get("line_point", "?"), man.get("line_bus_ns", "?"))
-    elif wire not in ("off", "unknown") and man.get("wire_clock"):
-        # logs that print it: the model's time on the guest's clock or not
-        wire += " (%s clock)" % man["wire_clock"].split()[0]
-    return {"CPU clock": hz_text(man.get("cpu_hz")), "icount shift": shift,
-            "wire model": wire,
-            "bench scale": man.get("bench_scale") or "unknown",
-            "rx trigger": man.get("wire_rx_trigger") or off, "peer": man.get("peer") or off}
+    """{field of POINT + RX_POINT: full text} of one log; called by tables_rx.py."""
+    got = settings.of(log)
+    return {f: got[f].text for f in POINT + RX_POINT}
 
 
-def header(label, log):
-    """A column header: the label, then the log's operating point (its RX side
-    when the manifest prints it: logs with the wire model's far end)."""
-    p = point(log)
-    rx = ", rx trigger %s, peer %s" % (p["rx trigger"], p["peer"]) \
-        if "wire_rx_trigger" in log.manifest else ""
-    return "%s<br>CPU %s, icount shift %s, wire %s, %s scale%s" % (
-        label, p["CPU clock"], p["icount shift"], p["wire model"], p["bench scale"], rx)
-
-
-def differing(logs, fields=POINT):
-    """Fields (of POINT) in which logs differ (an unknown value always differs)."""
-    points = [point(log) for log in logs]
-    return [f for f in fields if len({p[f] for p in points}) > 1 or
-            any(p[f] == "unknown" for p in points)]
+def differing(got, fields=POINT):
+    """The fields in which the settings got (settings.of() of each compared
+    log) differ: two values, or one not known; called by compare_rows()."""
+    return [f for f in fields if len({g[f].key for g in got}) > 1 or
+            any(g[f].key is None for g in got)]
 
 
 def _status(log, sid):
@@ -75,31 +42,72 @@ def _status(log, sid):
     return rec.get("status") if rec is not None else None
 
 
-def mark(rows, ans, compare=True, point_fields=POINT):
-    """Mark rows comparing logs at different points, and INVALID sections' cells.
+def compare_rows(rows, got, fields=POINT, found=None):
+    """Mark the rows whose compared logs (the cells with text) differ in
+    fields; returns found, {field: set of the columns compared in a row
+    where it differs}; called by mark() and headline.py."""
+    found = {} if found is None else found
+    for row in rows:
+        shown = [i for i, cell in enumerate(row.cells) if cell.text]
+        diff = differing([got[i] for i in shown], fields) if len(shown) > 1 else []
+        if diff:
+            row.label += " " + DIFFERS
+            for f in diff:
+                found.setdefault(f, set()).update(shown)
+    return found
+
+
+def groups(found, got):
+    """[(field, [(value, [columns])])] of compare_rows()'s found: the columns of
+    each field grouped by value (its short form, the full text where two
+    values share one); called by differ_note() and headline_text.py."""
+    out = []
+    for field in POINT + RX_POINT:
+        if field not in found:
+            continue
+        by = {}
+        for i in sorted(found[field]):
+            value = got[i][field]
+            by.setdefault(value.key if value.key is not None else ("?", value.text),
+                          (value, []))[1].append(i)
+        shorts = [v.short for v, _ in by.values()]
+        out.append((field, [(v.short if shorts.count(v.short) == 1 else v.text, cols)
+                            for v, cols in by.values()]))
+    return out
+
+
+def differ_note(found, got, labels, where="the legend under the headline"):
+    """The note under a table with marked rows: which setting differs between
+    which columns; called by mark() and headline.py."""
+    parts = ["%s %s" % (field, " vs ".join("%s (%s)" % (value, ", ".join(
+        "`%s`" % labels[i] for i in cols)) for value, cols in by))
+             for field, by in groups(found, got)]
+    return ("%s not a like-for-like comparison in the marked rows: %s (settings: %s)."
+            % (DIFFERS, "; ".join(parts), where))
+
+
+def mark(rows, ans, compare=True, point_fields=POINT, labels=None,
+         where="the legend under the headline"):
+    """Mark rows comparing logs whose settings differ, and INVALID sections' cells.
 
     Returns the note lines for under the table (empty when nothing is marked).
     compare False: only the INVALID marks (tables that compare no figures);
-    point_fields: the parts of the point that must agree.
+    point_fields: the settings that must agree; labels: the columns' names
+    (default: the logs' own labels); where: where the settings are listed.
     """
-    fields, invalid = [], set()
+    invalid = set()
     for row in rows:
         m = SID_RE.match(row.label)
         sid = m.group(1) if m else None
-        shown = [i for i, cell in enumerate(row.cells) if cell.text]
-        for i in shown:
-            if sid and _status(ans[i].log, sid) == "INVALID":
-                row.cells[i].text += " " + INVALID
+        for i, cell in enumerate(row.cells):
+            if cell.text and sid and _status(ans[i].log, sid) == "INVALID":
+                cell.text += " " + INVALID
                 invalid.add(sid)
-        logs = [ans[i].log for i in shown]
-        diff = differing(logs, point_fields) if compare and len(logs) > 1 else []
-        if diff:
-            row.label += " " + DIFFERS
-            fields += [f for f in diff if f not in fields]
+    got = [settings.of(an.log) for an in ans]
+    found = compare_rows(rows, got, point_fields) if compare else {}
     notes = []
-    if fields:
-        notes.append("%s the logs compared in the marked rows differ in %s (see the column "
-                     "headers): not a like-for-like comparison." % (DIFFERS, ", ".join(fields)))
+    if found:
+        notes.append(differ_note(found, got, labels or [an.log.label for an in ans], where))
     if invalid:
         notes.append("%s from a section marked INVALID (%s): the line was not quiet, the figure "
                      "is not trustworthy." % (INVALID, ", ".join(sorted(invalid))))
@@ -137,23 +145,25 @@ def runs_rows(ans):
     def man(an, key):
         """Manifest value of key, empty if absent."""
         return an.log.manifest.get(key, "")
+    def said(an, field):
+        """The log's setting field (settings.py), in full."""
+        return settings.of(an.log)[field].text
     spec = [
         ("file", lambda an: " + ".join(p.rsplit("/", 1)[-1] for p in
                                        [an.log.path] + [m[0] for m in an.log.merged])),
         ("format", lambda an: an.log.flavor),
         ("version", lambda an: man(an, "version")),
-        ("board / target", lambda an: man(an, "board") or man(an, "target_mode")),
-        ("backend", lambda an: man(an, "backend")),
+        ("board", lambda an: said(an, "board")),
+        ("design (backend)", lambda an: said(an, "design")),
         ("privilege", lambda an: man(an, "privilege")),
-        ("CPU clock (source)", lambda an: "%s (%s)" % (point(an.log)["CPU clock"],
-                                                        man(an, "cpu_hz_source") or "unknown")),
-        ("icount shift", lambda an: point(an.log)["icount shift"]),
-        ("cycles unit", lambda an: man(an, "cycles_unit") or "unknown"),
+        ("CPU clock (source)", lambda an: said(an, "CPU clock")),
+        ("icount shift", lambda an: said(an, "icount shift")),
+        ("cycles unit", lambda an: man(an, "cycles_unit") or settings.NOT_STATED),
+        ("line", lambda an: said(an, "line")),
         ("wire model", lambda an: man(an, "wire_model")),
-        ("rx trigger, peer", lambda an: "%s, %s" % (point(an.log)["rx trigger"],
-                                                    point(an.log)["peer"])),
+        ("rx trigger, peer", lambda an: "%s, %s" % (said(an, "rx trigger"), said(an, "peer"))),
         ("qemu mode", lambda an: man(an, "qemu_mode")),
-        ("bench scale", lambda an: man(an, "bench_scale")),
+        ("bench scale", lambda an: said(an, "scale")),
         ("baud used (1 char)", lambda an: "%.1f (%.4f ms)" % (an.baud, an.char_ms)),
         ("sections", lambda an: " ".join(an.log.order)),
         ("Done line", lambda an: _done_text(an.log)),

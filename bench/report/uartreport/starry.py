@@ -1,4 +1,5 @@
-"""Log flavour (ours or StarryOS), labels, baud and StarryOS boot figures.
+"""Log flavour (ours or StarryOS), labels, baud, StarryOS boot figures and
+the settings its boot lines state in words (settings.py reads them).
 
 Called by parse.py after a file is read (classify) and for every line before
 the first section header (boot_line).
@@ -13,6 +14,13 @@ FIGURE_RE = re.compile(r"^([A-Za-z][A-Za-z /-]*?):\s*(-?[0-9][0-9.]*)\s*([A-Za-z
 PAREN_RE = re.compile(r"\((\d+) bytes in ([0-9.]+) ms\)")
 LATENCY_RE = re.compile(r"RX latency \(n=(\d+)\):(.*)$")
 PAIR_RE = re.compile(r"([A-Za-z0-9]+)=(-?[0-9][0-9.]*)(ns|us|ms)?")
+# Settings a StarryOS log states in words before its first section:
+# (name, regex, group): the driver ("[kernel] Async UART driver initialized"),
+# the benchmark's banner ("UART Async Benchmark", "Console Benchmark") and
+# the line's baud ("[BENCH] Hardware line rate: 11.52 KB/s (115200 bps)").
+STATED = (("driver", re.compile(r"\b([A-Za-z]+) UART driver initiali[sz]ed\b"), 1),
+          ("banner", re.compile(r"^\s*(?:UART )?([A-Za-z]+) Benchmark\s*$"), 1),
+          ("baud", re.compile(r"^\[BENCH\] Hardware line rate:.*\((\d+) bps\)"), 1))
 
 QEMU_BAUD = 115200.0
 D1_BAUD = 24000000.0 / (16 * 13)  # UART clock 24 MHz, divisor 13: 115384.6
@@ -24,7 +32,12 @@ def _slug(text):
 
 
 def boot_line(log, number, text):
-    """Pick StarryOS startup figures and key=value tokens out of a boot line."""
+    """Pick StarryOS startup figures, settings stated in words (log.stated:
+    name -> (value, the line)) and key=value tokens out of a boot line."""
+    for name, regex, group in STATED:
+        said = regex.search(text)
+        if said:
+            log.stated.setdefault(name, (said.group(group), text.strip()))
     m = BENCH_RE.search(text)
     if m:
         _bench_figure(log, m.group(1).strip())

@@ -14,7 +14,7 @@ import glob
 import os
 from dataclasses import dataclass, field
 
-from . import parse, runs, series
+from . import parse, series, settings
 from .stats import median
 from .sweep_frontier import frontier
 
@@ -280,7 +280,7 @@ def load(paths):
 
 def clock_text(hz, shift):
     """A CPU clock column's title, e.g. `125 MHz (shift 3)` (sweep_md, sweep_plots)."""
-    return "%s (shift %s)" % (runs.hz_text(str(hz)), shift)
+    return "%s (shift %s)" % (settings.hz_text(hz) if hz else "unknown", shift)
 
 
 def line_text(line):

@@ -6,6 +6,7 @@ sweep.py, the plots' file names from sweep_plots.write_all().
 
 import os
 
+from . import html_page
 from .sweep import CPU_MAX_PCT, MODEL_BOUND_PCT, SECTIONS, TX_MIN_PCT, clock_text, setting_text
 from .sweep_frontier import baud_text, clocks_in_order, rows_in_order
 
@@ -104,7 +105,9 @@ def _notes(points, refused, cells):
 
 
 def write(folder, points, refused, cells, plots, outdir):
-    """Write outdir/sweep.md; returns its path (sweep.main)."""
+    """Write outdir/sweep.md and the same as one page, outdir/sweep.html (its
+    plots inlined, side by side under the first frontier); returns the
+    Markdown's path (sweep.main)."""
     lines = ["# Sweep frontier", "",
              "%d log(s) in `%s`: %d sweep point(s), %d left out. A point passes when its "
              "run finished with %s PASS, its TX line rate is at least %g %%, it lost no RX "
@@ -116,17 +119,20 @@ def write(folder, points, refused, cells, plots, outdir):
     for p in points:
         counts[p.setting] = counts.get(p.setting, 0) + 1
     settings = sorted(counts, key=lambda s: (-counts[s], s))  # the sweep's own first
-    for setting in settings:
+    drawn = [(t, name, html_page.slug(t)) for t, name, _ in plots if name]
+    for k, setting in enumerate(settings):
         rows = [r for r in rows_in_order(cells) if r[0] == setting]
         clocks = clocks_in_order({r: cells[r] for r in rows})
         lines += ["## Frontier: %s" % setting_text(setting), ""]
         lines += _frontier_table(cells, rows, clocks)
+        if k == 0 and len(drawn) >= 2:   # the plots beside the first frontier (html_page)
+            lines += ["", html_page.glance(drawn)]
         ladder = next(iter(cells[rows[0]].values())).ladder
         lines += ["", "Ladder: %s baud." % ", ".join(str(b) for b in ladder), ""]
     lines += [CELL_HELP, "", "## Plots", ""]
     for title, name, why in plots:
-        lines += ["![%s](%s)" % (title, name), ""] if name else ["%s: not drawn (%s)."
-                                                                 % (title, why), ""]
+        lines += ["### " + title, "", "![%s](%s)" % (title, name), ""] if name else [
+            "%s: not drawn (%s)." % (title, why), ""]
     lines += ["## Points", ""] + _points_table(points) + [""]
     lines += ["TX line rate: the lesser of S10's `line_rate_pct` at its largest size and "
               "S33's `tx_line_rate_pct`. RX loss: `lost` + `dropped` of S32 and S33 over "
@@ -135,6 +141,8 @@ def write(folder, points, refused, cells, plots, outdir):
     notes = _notes(points, refused, cells)
     lines += ["## Notes", ""] + (["- " + n for n in notes] or ["None."]) + [""]
     path = os.path.join(outdir, "sweep.md")
+    text = "\n".join(lines)
     with open(path, "w", encoding="utf-8") as fh:
-        fh.write("\n".join(lines))
+        fh.write(text)
+    html_page.write(text, outdir, "sweep.html")
     return path

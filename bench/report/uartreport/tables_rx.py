@@ -42,11 +42,11 @@ def _rec(log, sid, what):
 
 
 def rx_point(log):
-    """`wire <model>, rx trigger <n>, peer <shape>` of a log with S32 or S33, else ""."""
+    """`line <line>, rx trigger <n>, peer <shape>` of a log with S32 or S33, else ""."""
     if not any(sid in log.sections for sid in SECTIONS):
         return ""
     point = runs.point(log)
-    return "wire %s, rx trigger %s, peer %s" % (point["wire model"], point["rx trigger"],
+    return "line %s, rx trigger %s, peer %s" % (point["line"], point["rx trigger"],
                                                 point["peer"])
 
 

@@ -220,10 +220,15 @@ def _check(rows, labels):
                              % (len(labels), row.label, len(row.cells)))
 
 
+LEAD = "Verdicts (from the figures above; the thresholds: docs/report.md, \"Verdicts\"):"
+
+
 def markdown_lines(rows, labels):
-    """The verdicts as a Markdown list, a blank line after; called by headline.section()."""
+    """The verdicts as a Markdown list under LEAD, a blank line after;
+    called by headline.section()."""
     _check(rows, labels)
-    return ["- `%s`: %s" % (lb, sentence(rows, i)) for i, lb in enumerate(labels)] + [""]
+    return [LEAD, ""] + ["- `%s`: %s" % (lb, sentence(rows, i))
+                         for i, lb in enumerate(labels)] + [""]
 
 
 def text_lines(rows, labels, width):

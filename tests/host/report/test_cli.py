@@ -45,8 +45,13 @@ class EndToEnd(unittest.TestCase):
         self.assertIn("flag:", self.res.stderr)  # flags of the synthetic log go to stderr
 
     def test_every_linked_png(self):
-        """Each linked PNG exists, is not empty and is 1200x700."""
-        links = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", self.text)
+        """Each PNG linked full size (a line of its own) exists, is not empty
+        and is 1200x700; the headline's plots beside it (one line of
+        several, name#heading) are three of them."""
+        links = re.findall(r"^!\[[^\]]*\]\(([^)#]+)\)$", self.text, re.M)
+        glance = re.findall(r"!\[[^\]]*\]\(([^)#]+)#[a-z0-9-]+\)", self.text)
+        self.assertEqual(glance, ["line_rate.png", "instructions_per_byte.png",
+                                  "latency_cdf_s20.png"])
         self.assertEqual(sorted(links), sorted([
             "latency_cdf_s20.png", "latency_cdf_s21.png", "line_rate.png",
             "fifo_boundary.png", "instructions_per_byte.png", "s43_overshoot_hist.png"]))

@@ -10,7 +10,7 @@ import unittest
 import _common
 from _doctor import (ASYNC, CONSOLE, COPIER, NOWIRE, analyzed, at_shift, number, real, setv, sub,
                      value)
-from uartreport import headline, markdown, runs
+from uartreport import headline, markdown, runs, settings
 
 ROWS = ["S10 line rate, 64 B writes (% of the line, bytes/s)",
         "S10 line rate, 1024 B writes (% of the line, bytes/s)",
@@ -70,14 +70,15 @@ class Rows(unittest.TestCase):
         """A log at another CPU clock (icount shift): every row comparing it is
         marked, and the note names CPU clock and icount shift."""
         ans = [self.ans[0], analyzed(at_shift(self.data[1], 6)), self.ans[2]]
-        rows, notes = headline.marked(ans)
+        rows, notes = headline.marked(ans, list("acp"))
         self.assertTrue(rows)
         self.assertEqual([r.label for r in rows if not r.label.endswith(runs.DIFFERS)], [])
-        self.assertIn("differ in CPU clock, icount shift", notes[0])
+        self.assertIn(": CPU clock 500 MHz (`a`, `p`) vs 15.6 MHz (`c`); icount shift 1 (`a`, "
+                      "`p`) vs 6 (`c`) (settings: the legend under this table).", notes[0])
         text = markdown.render(rows, ["a", "c", "p"], 1, heads=[
-            headline.header(lb, an.log) for lb, an in zip("acp", ans)])
-        self.assertIn("c<br>qemu-virt console, CPU 15.6 MHz (icount shift 6), wire %s, quick "
-                      "scale<br>(baseline)" % value(self.data[1], rb"", "wire_model", "S00"), text)
+            settings.header(lb, an.log) for lb, an in zip("acp", ans)])
+        self.assertIn("c<br>qemu-virt, console, CPU 15.6 MHz, model %s<br>(baseline)"
+                      % value(self.data[1], rb"", "wire_model", "S00"), text)
 
     def test_linux_line_rate_not_comparable(self):
         """A Linux run on QEMU's instant 16550: its S10 cells marked not

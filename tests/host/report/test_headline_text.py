@@ -10,7 +10,7 @@ import unittest
 
 import _common  # noqa: F401
 from _doctor import ASYNC, CONSOLE, COPIER, analyzed, real
-from uartreport import headline, headline_text, report
+from uartreport import headline, headline_text, report, settings
 from uartreport.tables import fmt
 
 LONG = ["qemu-virt async line-115200/16 (the baseline, full scale)",
@@ -56,15 +56,23 @@ class Text(unittest.TestCase):
                                            for i, lb in enumerate(LONG)])
 
     def test_written(self):
-        """report.write() writes headline.txt: the same lines, then the verdicts (page())."""
+        """report.write() writes headline.txt: the same lines, each column's
+        short settings after its name (or under it when both do not fit),
+        then the verdicts (page())."""
         with tempfile.TemporaryDirectory() as out:
             report.write(self.ans[:3], LONG[:3], out)
             with open(os.path.join(out, "headline.txt"), encoding="utf-8") as fh:
                 got = fh.read().splitlines()
+        heads = [settings.short(settings.of(an.log)) for an in self.ans[:3]]
         rows = headline.marked(self.ans[:3])[0]
-        self.assertEqual(got, headline_text.page(rows, LONG[:3]))
-        self.assertEqual(got[:len(headline_text.lines(rows, LONG[:3]))],
-                         headline_text.lines(rows, LONG[:3]))
+        table = headline_text.lines(rows, LONG[:3], heads=heads)
+        self.assertEqual(got, headline_text.page(rows, LONG[:3], heads=heads))
+        self.assertEqual(got[:len(table)], table)
+        for i, (lb, h) in enumerate(zip(LONG, heads)):
+            name = "[%d] %s" % (i + 1, lb)
+            at = next(j for j, ln in enumerate(got) if ln.startswith(name))
+            both = got[at:at + 2] if got[at] == name else [got[at]]
+            self.assertEqual(both, [name, "    " + h] if got[at] == name else [name + ": " + h])
 
 
 if __name__ == "__main__":

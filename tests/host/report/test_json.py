@@ -18,7 +18,7 @@ import _common
 import _report_md as md
 from _doctor import (ASYNC, ASYNC_RX, CONSOLE, CONSOLE_RX, COPIER, COPIER_RX, LINE_RX, real, setv,
                      sub)
-from uartreport import cli
+from uartreport import cli, parse, settings
 
 # Marks: ! (d1-async-synthetic), † ‡ (StarryOS), ≁ (a Linux run on a pty),
 # ◇ (logs at different points), § (ASYNC with S20 made INVALID below)
@@ -155,23 +155,24 @@ class Figures(unittest.TestCase):
                          ["column"] * columns + ["rx-point"] * len(RX_POINTS))
         heads = self.md["TX latency (S20/S21)"]["head"][1:]
         for lg, head in zip(logs, heads):
-            want = "%s<br>CPU %s, icount shift %s, wire %s, %s scale" % (
-                lg["label"], lg["cpu_clock"], lg["icount_shift"], lg["wire_model"],
-                lg["bench_scale"])
-            rx = ", rx trigger %s, peer %s" % (lg["rx_trigger"], lg["peer"])
-            self.assertIn(head.replace("<br>(baseline)", ""), (want, want + rx))
+            log = parse.parse_file(lg["file"])
+            got = settings.of(log)
+            self.assertEqual([lg[f.lower().replace(" ", "_")] for f in settings.FIELDS],
+                             [got[f].text for f in settings.FIELDS])
+            self.assertEqual(head.replace("<br>(baseline)", ""),
+                             settings.header(lg["label"], log))
         runs = self.md["Runs"]
         checks = {
             "file": lambda lg: " + ".join(os.path.basename(p)
                                           for p in [lg["file"]] + lg["merged"]),
             "format": lambda lg: lg["flavor"], "version": lambda lg: lg["version"] or "",
-            "board / target": lambda lg: lg["board"] or "",
-            "backend": lambda lg: lg["backend"] or "",
-            "icount shift": lambda lg: lg["icount_shift"],
+            "board": lambda lg: lg["board"], "design (backend)": lambda lg: lg["design"],
+            "icount shift": lambda lg: lg["icount_shift"], "line": lambda lg: lg["line"],
+            "wire model": lambda lg: lg["wire_model"] or "",
+            "bench scale": lambda lg: lg["scale"],
             "qemu mode": lambda lg: lg["qemu_mode"] or "",
             "rx trigger, peer": lambda lg: "%s, %s" % (lg["rx_trigger"], lg["peer"]),
-            "CPU clock (source)": lambda lg: "%s (%s)" % (lg["cpu_clock"],
-                                                          lg["cpu_hz_source"] or "unknown"),
+            "CPU clock (source)": lambda lg: lg["cpu_clock"],
             "parse warnings": lambda lg: str(lg["parse_warnings"])}
         for col, lg in enumerate(logs[:columns]):
             for row, func in checks.items():

@@ -157,8 +157,8 @@ class HtmlPage(unittest.TestCase):
         page.close()
         self.assertEqual(page.errors, [])
         self.assertEqual(page.stack, [])
-        links = re.findall(r"^!\[([^\]]*)\]\(([^)]+)\)$", self.md, re.M)
-        self.assertEqual(len(links), 6)
+        links = re.findall(r"!\[([^\]]*)\]\(([^)#]+)(?:#[a-z0-9-]+)?\)", self.md)
+        self.assertEqual(len(links), 6 + 3)   # the headline's three beside it, then all six
         self.assertEqual([(i["alt"], i["title"]) for i in page.imgs], links)
         for img, (_, name) in zip(page.imgs, links):
             self.assertTrue(img["src"].startswith("data:image/png;base64,"), name)

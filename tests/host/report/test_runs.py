@@ -1,14 +1,14 @@
-"""Report columns: each log's operating point in its header, rows comparing logs
-run at different points marked, INVALID sections' figures marked."""
+"""Report columns: each log's short settings in its header, rows comparing logs
+run at different settings marked with a note naming them, INVALID sections'
+figures marked."""
 
 import os
 import tempfile
 import unittest
 
 import _common
-from _doctor import (ASYNC, CONSOLE, NOWIRE, analyzed, at_shift, real, setv, starry, sub,
-                     value)
-from uartreport import runs, tables
+from _doctor import ASYNC, CONSOLE, NOWIRE, analyzed, at_shift, real, setv, sub, value
+from uartreport import runs, settings, tables
 from uartreport.parse import parse_bytes
 
 
@@ -24,32 +24,37 @@ def _marked(rows, prefix):
 
 
 class OperatingPoint(unittest.TestCase):
-    """point(), header() and the comparison marks."""
+    """settings.header(), the legend and the comparison marks."""
 
     def test_header(self):
-        """The header names CPU clock (MHz/GHz), icount shift, wire model, scale."""
+        """The header: label, then board, design, CPU clock (MHz/GHz) and line, short."""
         fast = parse_bytes(at_shift(real(ASYNC), 0))
         slow = parse_bytes(at_shift(real(CONSOLE), 6))
-        self.assertEqual(runs.header("a", fast), "a<br>CPU 1 GHz, icount shift 0, wire 115200/16, "
-                                                 "quick scale")
-        self.assertIn("CPU 15.6 MHz, icount shift 6", runs.header("c", slow))
-        self.assertIn("CPU unknown", runs.header("u", parse_bytes(_unknown(real(ASYNC)))))
-        theirs = parse_bytes(starry("d1-async-q31.log"))
-        self.assertEqual(runs.point(theirs), dict.fromkeys(runs.POINT + runs.RX_POINT, "unknown"))
+        man = {k: value(real(ASYNC), rb"", k, "S00") for k in ("board", "backend", "wire_model")}
+        self.assertEqual(settings.header("a", fast),
+                         "a<br>{board}, {backend}, CPU 1 GHz, model {wire_model}".format(**man))
+        self.assertIn(", CPU 15.6 MHz, ", settings.header("c", slow))
+        self.assertIn(", CPU not stated, ",
+                      settings.header("u", parse_bytes(_unknown(real(ASYNC)))))
+        self.assertNotIn("icount", settings.header("a", fast))
+        self.assertNotIn("scale", settings.header("a", fast))
 
-    def test_wire_clock_in_header_and_compared(self):
-        """A log that prints wire_clock= names it after the wire model; logs
-        of the two clocks are not compared like with like."""
+    def test_wire_clock_in_legend_and_compared(self):
+        """A log that prints wire_clock= names it after the wire model in the
+        legend; logs of the two clocks are not compared like with like."""
         free = sub(real(ASYNC), rb"^(  wire_model=.*)$", rb"\1\n  wire_clock=free")
         raw = sub(real(CONSOLE), rb"^(  wire_model=.*)$", rb"\1\n  wire_clock=raw reason=bootarg")
-        self.assertIn("wire 115200/16 (free clock), quick scale",
-                      runs.header("a", parse_bytes(free)))
-        self.assertIn("wire 115200/16 (raw clock), quick scale",
-                      runs.header("c", parse_bytes(raw)))
-        rows = tables.line_rate_rows([analyzed(free), analyzed(raw)])
-        self.assertEqual(runs.mark(rows, [analyzed(free), analyzed(raw)]),
-                         ["◇ the logs compared in the marked rows differ in wire model (see the "
-                          "column headers): not a like-for-like comparison."])
+        wire = value(real(ASYNC), rb"", "wire_model", "S00")
+        self.assertIn("; line model %s (free clock);" % wire,
+                      settings.legend_line("a", parse_bytes(free)))
+        self.assertIn("; line model %s (raw clock);" % wire,
+                      settings.legend_line("c", parse_bytes(raw)))
+        ans = [analyzed(free), analyzed(raw)]
+        rows = tables.line_rate_rows(ans)
+        self.assertEqual(runs.mark(rows, ans, labels=["f", "r"]),
+                         ["◇ not a like-for-like comparison in the marked rows: line model %s "
+                          "(free clock) (`f`) vs model %s (raw clock) (`r`) (settings: the legend "
+                          "under the headline)." % (wire, wire)])
 
     def test_rows_marked_when_points_differ(self):
         """Same point: no mark; a different or unknown one: every compared row marked."""
@@ -59,13 +64,14 @@ class OperatingPoint(unittest.TestCase):
         self.assertFalse(any(_marked(rows, "S10").values()))
         other = [same[0], analyzed(at_shift(real(CONSOLE), 6))]
         rows = tables.line_rate_rows(other)
-        notes = runs.mark(rows, other)
+        notes = runs.mark(rows, other, labels=["a", "c"])
         self.assertTrue(all(_marked(rows, "S10").values()))
-        self.assertIn("differ in CPU clock, icount shift", notes[0])
+        self.assertIn(": CPU clock 500 MHz (`a`) vs 15.6 MHz (`c`); icount shift 1 (`a`) vs 6 "
+                      "(`c`) (settings:", notes[0])
         unknown = [analyzed(_unknown(real(ASYNC)))] * 2  # the same run, CPU clock not said
         rows = tables.s41_rows(unknown)
-        self.assertEqual(runs.mark(rows, unknown)[0].split(" (")[0],
-                         "◇ the logs compared in the marked rows differ in CPU clock")
+        self.assertIn(": CPU clock not stated (`a`, `b`) (settings:",
+                      runs.mark(rows, unknown, labels=["a", "b"])[0])
         self.assertTrue(all(_marked(rows, "S41").values()))
 
     def test_one_log_compares_nothing(self):
@@ -135,10 +141,10 @@ class OperatingPoint(unittest.TestCase):
             with open(os.path.join(out, "report.md"), encoding="utf-8") as fh:
                 text = fh.read()
         man = {k: value(real(ASYNC), rb"", k, "S00") for k in ("board", "backend", "wire_model")}
-        self.assertIn("| Metric | {board}/{backend}/wire-{wire_model}<br>CPU unknown, icount "
-                      "shift 0, wire {wire_model}, quick scale |".format(**man), text)
-        self.assertIn("◇ the logs compared in the marked rows differ in CPU clock, icount shift",
-                      text)
+        self.assertIn("| Metric | {board}/{backend}/wire-{wire_model}<br>{board}, {backend}, CPU "
+                      "not stated, model {wire_model} |".format(**man), text)
+        self.assertIn("◇ not a like-for-like comparison in the marked rows: CPU clock not stated "
+                      "(`{board}/{backend}/wire-{wire_model}`) vs 15.6 MHz".format(**man), text)
         self.assertIn("| icount shift | 0 | 6 |", text)
 
 

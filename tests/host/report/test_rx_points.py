@@ -56,6 +56,17 @@ class RxPoints(unittest.TestCase):
         self.assertEqual(titles, [POINT_1, "### RX at 3000000/1, RX trigger 1 (S32, S33)"])
         self.assertLess(self.text.index("### RX on the line"), self.text.index(POINT_1))
 
+    def test_legend_under_each_point_table(self):
+        """Each point table has its own legend: its logs and their settings,
+        the logs of the other tables not in it."""
+        for title, labels in ((POINT_1, ["ours", "linux"]),
+                              ("### RX at 3000000/1, RX trigger 1 (S32, S33)", ["ours 3M"])):
+            legend = [ln for ln in self.tables[title].splitlines() if ln.startswith("- `")]
+            self.assertEqual([ln.split("`")[1] for ln in legend], labels)
+            for line in legend:
+                self.assertRegex(line, r": board [^;]+; design [^;]+; CPU clock .*; line .*; "
+                                 r"scale ")
+
     def test_columns_and_ratios(self):
         """ours is the baseline of its point; Linux's figures carry the ratio to ours'."""
         table = self.tables[POINT_1]

@@ -1,7 +1,7 @@
 """The report's table of RX on the line (S32, S33): one column per
 log with the figures the sections print, SKIPPED with its reason, a finding
 line per design that loses RX bytes, the RX side of the operating point in
-the column headers and in the comparison marks."""
+the legend and in the comparison marks."""
 
 import os
 import tempfile
@@ -9,7 +9,7 @@ import unittest
 
 import _common
 from _doctor import ASYNC, ASYNC_RX, CONSOLE_RX, COPIER_RX, PEER_OFF, number, real, setv, value
-from uartreport import runs, tables_rx
+from uartreport import runs, settings, tables_rx
 from uartreport.parse import parse_bytes
 from uartreport.recompute import analyze
 
@@ -58,9 +58,10 @@ class RxTable(unittest.TestCase):
             self.assertEqual(table["%s received of sent" % sid][:3], [
                 "%d of %d" % (number(d, start, "received"), number(d, start, "sent"))
                 for d in self.data[:3]])
-        self.assertEqual(table["operating point"][0], "wire %s, rx trigger %s, peer %s" % tuple(
-            value(self.data[0], rb"", k, "S00") for k in ("wire_model", "wire_rx_trigger",
-                                                         "peer")))
+        man = [value(self.data[0], rb"", k, "S00") for k in ("wire_model", "wire_rx_trigger",
+                                                             "peer")]
+        self.assertEqual(table["operating point"][0],
+                         "line model %s, rx trigger %s, peer %s" % tuple(man))
 
     def test_skipped_with_reason(self):
         """peer=off: both sections SKIPPED with the skip line's reason, no figures."""
@@ -95,19 +96,19 @@ class RxTable(unittest.TestCase):
         """A log from before S32/S33: no rows (the report says no log has data)."""
         self.assertEqual(tables_rx.rx_line_rows([_an(real(ASYNC))]), [])
 
-    def test_rx_point_in_headers_and_marks(self):
-        """Headers name rx trigger and peer when the log prints them; the RX table
-        marks logs at another RX trigger, the TX comparison fields do not."""
-        self.assertTrue(runs.header("a", self.ans[0].log).endswith(
-            ", rx trigger %s, peer %s" % (value(self.data[0], rb"wire_rx_trigger=",
-                                                "wire_rx_trigger"),
-                                          value(self.data[0], rb"wire_rx_trigger=", "peer"))))
-        self.assertNotIn("rx trigger", runs.header("q", _an(real(ASYNC)).log))
+    def test_rx_point_in_legend_and_marks(self):
+        """The legend names rx trigger and peer when the log prints them; the RX
+        table marks logs at another RX trigger, the TX comparison fields do not."""
+        self.assertTrue(settings.legend_line("a", self.ans[0].log).endswith(
+            "; rx trigger %s, peer %s." % (value(self.data[0], rb"wire_rx_trigger=",
+                                                 "wire_rx_trigger"),
+                                           value(self.data[0], rb"wire_rx_trigger=", "peer"))))
+        self.assertNotIn("rx trigger", settings.legend_line("q", _an(real(ASYNC)).log))
         other = _an(setv(self.data[0], rb"wire_rx_trigger=", "wire_rx_trigger", "4"))
         pair = [self.ans[0], other]
         notes = runs.mark(tables_rx.rx_line_rows(pair), pair,
-                          point_fields=runs.POINT + runs.RX_POINT)
-        self.assertIn("differ in rx trigger", notes[0])
+                          point_fields=runs.POINT + runs.RX_POINT, labels=["a", "b"])
+        self.assertIn(": rx trigger 1 (`a`) vs 4 (`b`) (settings:", notes[0])
         self.assertEqual(runs.mark(tables_rx.rx_line_rows(pair), pair), [])
         same = [self.ans[0], self.ans[1]]
         self.assertEqual(runs.mark(tables_rx.rx_line_rows(same), same,

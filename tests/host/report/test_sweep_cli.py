@@ -54,8 +54,12 @@ class SweepReport(unittest.TestCase):
         self.assertIn("## Frontier: qemu-virt, full scale", self.text)
 
     def test_every_plot_linked_and_written(self):
-        """sweep.md links each PNG; each exists and is 1200 px wide."""
-        links = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", self.text)
+        """sweep.md links each PNG full size (a line of its own) and all four
+        side by side under the first frontier (name#heading); each exists
+        and is 1200 px wide."""
+        links = re.findall(r"^!\[[^\]]*\]\(([^)#]+)\)$", self.text, re.M)
+        glance = re.findall(r"!\[[^\]]*\]\(([^)#]+)#[a-z0-9-]+\)", self.text)
+        self.assertEqual(sorted(glance), sorted(PNGS))
         self.assertEqual(sorted(links), sorted(PNGS))
         for name in PNGS:
             path = os.path.join(self.tmp, name)

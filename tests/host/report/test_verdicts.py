@@ -237,19 +237,21 @@ class Written(unittest.TestCase):
                 cls.txt = fh.read().splitlines()
 
     def test_report_md(self):
-        """Under the headline's notes, before the detail: one verdict per column, in order."""
-        lo, hi = self.md.index("## The answer"), self.md.index("## Detail")
+        """Under the headline's notes, after LEAD, before the detail: one verdict per column, in order."""
+        lo, hi = self.md.index(verdicts.LEAD), self.md.index("## Detail")
         got = [ln for ln in self.md[lo:hi] if ln.startswith("- `")]
         self.assertEqual([re.match(r"- `(.*?)`: ", ln).group(1) for ln in got], self.LABELS)
-        last_note = max(i for i in range(lo, hi) if self.md[i].startswith("◇"))
+        top = self.md.index("## The answer")
+        last_note = max(i for i in range(top, lo) if self.md[i].startswith("◇"))
         self.assertGreater(self.md.index(got[0]), last_note)
         for i, ln in enumerate(got):
             self.assertEqual(ln, "- `%s`: %s" % (self.LABELS[i], verdicts.sentence(self.rows, i)))
 
     def test_headline_txt(self):
         """After the table: one verdict per column, wrapped to the table's width."""
-        table = headline_text.lines(self.rows, self.LABELS)
-        self.assertEqual(self.txt[:len(table)], table)
+        table = self.txt[:self.txt.index("")]
+        head = headline_text.lines(self.rows, self.LABELS)[:len(self.rows) + 1]
+        self.assertEqual(table[:len(head)], head)
         rest = self.txt[len(table) + 1:]
         self.assertLessEqual(max(len(ln) for ln in self.txt), headline_text.WIDTH)
         starts = [i for i, ln in enumerate(rest) if not ln.startswith(" ")]
