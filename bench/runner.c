@@ -97,7 +97,8 @@ const struct bench_section *bench_sections(unsigned *n)
 unsigned bench_section_find(const char *id, size_t len)
 {
     unsigned i = 0;
-    while (i < NSECTIONS && (strlen(sections[i].id) != len || strncmp(sections[i].id, id, len)))
+    while (i < NSECTIONS &&
+           (strlen(sections[i].id) != len || strncmp(sections[i].id, id, len) != 0))
         i++;
     return i;
 }
