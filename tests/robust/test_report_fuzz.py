@@ -35,7 +35,7 @@ from uartreport.check import check_log  # noqa: E402
 from uartreport.parse import parse_bytes  # noqa: E402
 
 SEED = int(os.environ.get("REPORT_FUZZ_SEED", "20240607"))
-CASES = int(os.environ.get("REPORT_FUZZ_CASES", "500"))  # per reference log, mutations
+CASES = int(os.environ.get("REPORT_FUZZ_CASES", "250"))  # per reference log, mutations
 RANDOM_CASES = max(1, CASES // 3)                      # random byte strings
 
 # Replacement tokens: odd numbers, odd text, separators, markers.
