@@ -26,9 +26,6 @@
 #define EXTERNAL_QUIET_NS 50000000ULL   /* ... and is quiet at least this long before */
 #define READ_TIMEOUT_DS 1           /* a blind read returns after 0.1 s of silence */
 
-#define FAR_END_FORMS "external (a program at the line's other end streams on request: " \
-                      "scripts/far-end)"
-
 static bool external;
 static struct wire_rx_stats asked;  /* the stream asked of the external far end */
 static struct termios saved;        /* the tty's settings before the stream */
@@ -37,13 +34,16 @@ static bool timed;
 /* bootargs_check (boot): far_end=, external. */
 static const char *far_end_forms(const char *value)
 {
-    return strcmp(value, "external") == 0 ? NULL : FAR_END_FORMS;
+    return strcmp(value, "external") == 0 ? NULL :
+           "external (a program at the line's other end streams on request: scripts/far-end)";
 }
 BOOTARG_KEY(far_end, far_end_forms);
 
 /* Boot task (bench_env_init): the boot argument far_end= (its form
- * checked at boot, bootargs_check); an image whose line is modelled (its
- * far end is the model's) stops the run before any section. */
+ * checked at boot, bootargs_check: only `external` gets here, from the
+ * kernel or from the hosted binary's --far-end); an image whose line is
+ * modelled (its far end is the model's) stops the run before any
+ * section. */
 void bench_peer_init(void)
 {
     char arg[16];
@@ -52,16 +52,13 @@ void bench_peer_init(void)
     if (!bootarg("far_end", arg, sizeof arg))
         return;
     wire_model_stats(&w);
-    if (strcmp(arg, "external") != 0)
-        printf("bad boot argument far_end=%s; valid forms: %s\n", arg, FAR_END_FORMS);
-    else if (w.baud)
-        printf("bad boot argument far_end=external: this image models its line and its far "
-               "end (WIRE_BAUD=%llu); an external far end needs an image without the model "
-               "(WIRE_BAUD=0)\n", (unsigned long long)w.baud);
-    else {
+    if (!w.baud) {
         external = true;
         return;
     }
+    printf("bad boot argument far_end=external: this image models its line and its far "
+           "end (WIRE_BAUD=%llu); an external far end needs an image without the model "
+           "(WIRE_BAUD=0)\n", (unsigned long long)w.baud);
     kernel_exit(EXIT_BOOTARG);
 }
 

@@ -11,6 +11,7 @@
  * wire=. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "board_info.h"
 #include "bootarg_key.h"
@@ -96,13 +97,8 @@ static const char *clock_apply(void)
         return NULL;
     if (!WIRE_BAUD)
         return no_model("wire_clock", arg);
-    if (strcmp(arg, "free") == 0 || strcmp(arg, "raw") == 0) {
-        clock_free = arg[0] == 'f';
-        return NULL;
-    }
-    snprintf(why, sizeof why, "bad boot argument wire_clock=%s; valid forms: %s", arg,
-             WIRE_CLOCK_FORMS);
-    return why;
+    clock_free = arg[0] == 'f';        /* raw or free: wire_clock_forms */
+    return NULL;
 }
 
 /* oppoint_apply, an image without the model on the emulator's line (the
@@ -124,13 +120,13 @@ static const char *device_apply(struct uart_cfg *c, const struct fdt_line *l)
                                 l->far_burst, l->far_period_ns };
     if (!bootarg("rx_trigger", arg, sizeof arg))
         return NULL;
-    int t = arg[0] && !arg[1] ? arg[0] - '0' : strcmp(arg, "14") == 0 ? 14 : 0;
+    unsigned t = (unsigned)strtoul(arg, NULL, 10);   /* 1, 4, 8 or 14: rx_trigger_forms */
     if (board.uart_rx_trigger_fixed && t != 1) {
         snprintf(why, sizeof why, "bad boot argument rx_trigger=%s: %s's UART has no RX "
                  "trigger levels (valid value: 1)", arg, board.name);
         return why;
     }
-    if ((t == 1 || t == 4 || t == 8 || t == 14) && (unsigned)t <= c->fifo_depth) {
+    if (t <= c->fifo_depth) {
         c->rx_trigger = (uint8_t)t;
         return NULL;
     }

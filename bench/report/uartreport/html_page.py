@@ -62,15 +62,16 @@ def _table(lines):
 
 
 def _image(alt, name, outdir):
-    """An <img> with outdir/name inlined as a data URI (or a note); called by to_html()."""
+    """An <img> with outdir/name inlined as a data URI (or a note why not);
+    called by to_html() (in a paragraph) and _glance() (in a link)."""
     path = os.path.join(outdir, name)
     try:
         with open(path, "rb") as fh:
             data = base64.b64encode(fh.read()).decode("ascii")
     except OSError as exc:
-        return "<p><em>%s: %s not readable (%s)</em></p>" % (
+        return "<em>%s: %s not readable (%s)</em>" % (
             html.escape(alt), html.escape(name), html.escape(exc.strerror or str(exc)))
-    return ('<p><img alt="%s" title="%s" width="1200" src="data:image/png;base64,%s"></p>'
+    return ('<img alt="%s" title="%s" width="1200" src="data:image/png;base64,%s">'
             % (html.escape(alt), html.escape(name), data))
 
 
@@ -86,8 +87,7 @@ def _glance(line, outdir):
     heading; called by to_html()."""
     out = ['<div class="glance">']
     for alt, name, sid in GLANCE_IMAGE.findall(line):
-        img = _image(alt, name, outdir).replace("<p>", "").replace("</p>", "")
-        out.append('<a href="#%s">%s</a>' % (sid, img))
+        out.append('<a href="#%s">%s</a>' % (sid, _image(alt, name, outdir)))
     return "".join(out) + "</div>"
 
 
@@ -131,7 +131,7 @@ def to_html(text, outdir):
             body.append(_glance(line, outdir))
             i += 1
         elif IMAGE.match(line):
-            body.append(_image(*IMAGE.match(line).groups(), outdir))
+            body.append("<p>%s</p>" % _image(*IMAGE.match(line).groups(), outdir))
             i += 1
         elif line.strip():
             end = next((j for j in range(i, len(lines)) if not lines[j].strip()

@@ -149,15 +149,26 @@ def overlap(rows, i):
     return Part(claim, cites=["S42 %s" % fmt(got.value)])
 
 
-def timers(rows, i):
-    """The S43 timer part (overshoot P99 idle and while sending); called by parts()."""
-    phases = [(ph, f) for ph, pre in (("idle", IDLE), ("sending", LOADED))
-              for f in _figures(rows, i, pre)]
+def _phases(rows, i, pairs, what, lack):
+    """(used, unused, none): column i's figures of each (phase, row prefix)
+    of pairs that have a value, with their phase; the cites of the others;
+    and the Part to say when none has one (what: the marked figures' name,
+    lack: the figure said missing), else None; called by timers() and rx()."""
+    phases = [(ph, f) for ph, pre in pairs for f in _figures(rows, i, pre)]
     used = [(ph, f) for ph, f in phases if f.value is not None]
     unused = _unused([f for _, f in phases])
-    if not used:
-        said = _marked("timers", [f for _, f in phases])
-        return Part(said, [] if said else ["timer"], unused)
+    if used:
+        return used, unused, None
+    said = _marked(what, [f for _, f in phases])
+    return used, unused, Part(said, [] if said else [lack], unused)
+
+
+def timers(rows, i):
+    """The S43 timer part (overshoot P99 idle and while sending); called by parts()."""
+    used, unused, none = _phases(rows, i, (("idle", IDLE), ("sending", LOADED)), "timers",
+                                 "timer")
+    if none is not None:
+        return none
     cites = ["S43 P99 %s us %s" % (fmt(f.value), ph) for ph, f in used] + unused
     late = [(ph, f) for ph, f in used if f.value > LATE_TIMER_US]
     if not late:
@@ -170,14 +181,10 @@ def timers(rows, i):
 
 def rx(rows, i):
     """The RX part (S32 loss with nothing to send, S33 while sending); called by parts()."""
-    phases = [(ctx, f) for ctx, pre in (("with nothing to send", RX_IDLE),
-                                        ("while it sends", RX_LOADED))
-              for f in _figures(rows, i, pre)]
-    used = [(ctx, f) for ctx, f in phases if f.value is not None]
-    unused = _unused([f for _, f in phases])
-    if not used:
-        said = _marked("RX loss", [f for _, f in phases])
-        return Part(said, [] if said else ["RX"], unused)
+    used, unused, none = _phases(rows, i, (("with nothing to send", RX_IDLE),
+                                           ("while it sends", RX_LOADED)), "RX loss", "RX")
+    if none is not None:
+        return none
     cites = ["%s %s lost" % (f.sid, _pct(f.value)) for _, f in used] + unused
     if len(used) == 2 and all(f.value <= RX_LOST_PCT for _, f in used):
         return Part("no RX lost", cites=cites)
