@@ -1,7 +1,8 @@
 /* The ticket spinlock (include/spinlock.h) with real threads, under
- * ThreadSanitizer: 4 threads add to one counter 20000 times each under
+ * ThreadSanitizer: 4 threads add to one counter 2000 times each under
  * the lock, each a read, a yield and a write; the total is exact, every
- * acquisition is counted, and the tickets are all served. */
+ * acquisition is counted, and the tickets are all served. The threads
+ * start together (a barrier), so that they contend from the first add. */
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -9,11 +10,12 @@
 #include "spinlock.h"
 
 #define THREADS 4
-#define ADDS    20000
+#define ADDS    2000
 
 struct host_csr host_csr;
 static struct spinlock lock;
 static unsigned long counter;
+static pthread_barrier_t start;   /* the threads begin together */
 
 /* spin_wait's hint: let the holder run. */
 void host_spin_hint(void)
@@ -30,6 +32,7 @@ void host_irq_enabled(void)
 static void *adder(void *arg)
 {
     (void)arg;
+    pthread_barrier_wait(&start);
     for (int i = 0; i < ADDS; i++) {
         spin_lock(&lock);
         unsigned long v = counter;
@@ -44,6 +47,7 @@ static void *adder(void *arg)
 int main(void)
 {
     pthread_t t[THREADS];
+    pthread_barrier_init(&start, 0, THREADS);
     for (int i = 0; i < THREADS; i++)
         pthread_create(&t[i], 0, adder, 0);
     for (int i = 0; i < THREADS; i++)
