@@ -42,7 +42,9 @@ set(LINUX_PEER_ICOUNT_SHIFT 1)   # every QEMU image's default (QEMU_ICOUNT_SHIFT
 # up to date; the first build unpacks and compiles (about 3 min on two cores).
 # Not in ninja's console pool, which QEMU's build holds: the two build at
 # once, each filling the other's single-threaded steps (unpacking,
-# configuring, linking); ninja shows this one's progress lines when it ends.
+# configuring, linking), and the test preset's third job builds the images
+# and host tests beside them; ninja shows this one's progress lines when it
+# ends.
 add_custom_target(linux-peer-kernel ALL
   COMMAND ${LINUX_PEER_BUILD} -j ${LINUX_PEER_JOBS}
   BYPRODUCTS ${LINUX_PEER_IMAGE}
