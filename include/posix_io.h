@@ -196,17 +196,7 @@ void posix_io_fault_write(int after, int err);
  * driver, blocking. */
 void posix_console_out(const char *s, size_t n);
 
-/* Internal to src/io (posix.c, posix_tty.c, onlcr.c, read_timing.c), not for callers;
- * the two puts with the writer turn held (uart_be_turn_take). */
-ssize_t posix_be_put(const void *p, size_t n, bool nonblock);
-ssize_t posix_out_onlcr(const struct iovec *iov, int cnt, bool nonblock);
-void posix_onlcr_reset(void);
-bool posix_fd_valid(int fd);
-void posix_fd_set_nonblock(int fd, bool on);
-void posix_files_init(void);
-bool posix_tty_onlcr(void);
-tcflag_t posix_oflag(void);
-void posix_oflag_set(tcflag_t f);
+/* Internal to src/io (posix.c and read_timing.c), not for callers. */
 bool posix_read_timing_ok(const struct termios *t);
 void posix_read_timing_get(struct termios *t);
 void posix_read_timing_set(const struct termios *t);

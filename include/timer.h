@@ -10,7 +10,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "scheduler.h"
-#include "timerq.h"
+
+/* A timer's place in its hart's queue: a list ordered by absolute
+ * deadline, equal deadlines in the order they were armed (timer.c). */
+struct timerq_entry {
+    uint64_t deadline;         /* absolute time, ns */
+    struct timerq_entry *next; /* next later entry while armed */
+    bool armed;                /* true while linked in a queue */
+};
 
 struct timer {
     struct timerq_entry entry;

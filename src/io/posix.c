@@ -1,8 +1,12 @@
-/* File descriptors on the UART terminal: open, close, read, write, writev,
- * fcntl. Output processing (ONLCR) is onlcr.c's, termios and ioctl
- * posix_tty.c's; posix_io.h has the semantics. */
+/* The UART terminal's file interface, one module: file descriptors (open,
+ * close, read, write, writev, fcntl), output processing (ONLCR: '\n' out
+ * as "\r\n", the one place it is done), terminal control (termios,
+ * tcdrain, ioctl) and the layer's init and statistics. The termios state
+ * belongs to the device, shared by every fd; read timing (VMIN, VTIME) is
+ * read_timing.c's; posix_io.h has the semantics. */
 #include <stdarg.h>
 #include <stdbool.h>
+#include <limits.h>
 #include <string.h>
 #include "posix_io.h"
 
@@ -11,6 +15,8 @@
 #define SETFL_FLAGS_OK (O_ACCMODE | O_NONBLOCK)
 #define STDIO_FDS      3                       /* 0, 1, 2 pre-opened */
 #define IO_SSIZE_MAX   ((size_t)PTRDIFF_MAX)   /* largest count a call returns */
+#define OFLAG_OK       (OPOST | ONLCR)
+#define FLUSH_SCRATCH  64          /* TCSAFLUSH: bytes discarded per read */
 
 _Static_assert(sizeof(ssize_t) == sizeof(ptrdiff_t), "ssize_t width");
 
@@ -26,6 +32,15 @@ static struct posix_file files[POSIX_FD_MAX] = {
 
 static const char *const dev_names[] = { "/dev/console", "/dev/ttyS0" };
 
+static struct posix_io_stats stats;
+
+/* An inserted '\r' went out without its '\n' (a write was cut between);
+ * the device's state, read and changed by the writer turn's holder. */
+static bool cr_sent;
+static tcflag_t oflag;            /* the device's termios c_oflag, 0 at boot */
+
+static int posix_fault_after = -1;   /* write calls left before the injected failure */
+static int fault_err;
 
 /* Any task: set errno, return -1. */
 static int fail(int err)
@@ -33,6 +48,8 @@ static int fail(int err)
     errno = err;
     return -1;
 }
+
+/* ---- file descriptors ---------------------------------------------------- */
 
 /* Any task: the open file behind fd, NULL if fd is not open. */
 static struct posix_file *file_get(int fd)
@@ -50,14 +67,11 @@ static struct posix_file *file_for(int fd, int denied)
     return f && (f->flags & O_ACCMODE) != denied ? f : NULL;
 }
 
-/* Any task (posix_tty.c): is fd open? */
-bool posix_fd_valid(int fd)
+/* Any task (tcdrain, termios, ioctl): is fd open? */
+static bool fd_valid(int fd)
 {
     return file_get(fd) != NULL;
 }
-
-static int posix_fault_after = -1;   /* write calls left before the injected failure */
-static int fault_err;
 
 /* Any task (test hook): arm or (after < 0) disarm the write fault. */
 void posix_io_fault_write(int after, int err)
@@ -75,16 +89,6 @@ static bool fault_write_due(int *err)
         return false;
     *err = fault_err;
     return true;
-}
-
-/* Boot or host test (posix_io_init): the boot state of the fd table, the
- * write fault disarmed. */
-void posix_files_init(void)
-{
-    posix_fault_after = -1;
-    posix_onlcr_reset();
-    for (int fd = 0; fd < POSIX_FD_MAX; fd++)
-        files[fd] = (struct posix_file){ fd < STDIO_FDS, O_RDWR };
 }
 
 /* Any task: open the console (path "/dev/console" or "/dev/ttyS0"). */
@@ -140,6 +144,128 @@ ssize_t POSIX_NAME(read)(int fd, void *buf, size_t n)
     return r < 0 ? fail((int)-r) : r;
 }
 
+/* Any task: F_GETFL, F_SETFL (O_NONBLOCK of this fd). */
+int POSIX_NAME(fcntl)(int fd, int cmd, ...)
+{
+    struct posix_file *f = file_get(fd);
+    if (!f)
+        return fail(EBADF);
+    if (cmd == F_GETFL)
+        return f->flags;
+    if (cmd != F_SETFL)
+        return fail(EINVAL);
+    va_list ap;
+    va_start(ap, cmd);
+    int fl = va_arg(ap, int);
+    va_end(ap);
+    if (fl & ~SETFL_FLAGS_OK)
+        return fail(EINVAL);
+    f->flags = (f->flags & O_ACCMODE) | (fl & O_NONBLOCK);
+    return 0;
+}
+
+/* Any task (ioctl FIONBIO): set or clear O_NONBLOCK of an open fd. */
+static void fd_set_nonblock(int fd, bool on)
+{
+    struct posix_file *f = file_get(fd);
+    if (f)
+        f->flags = on ? f->flags | O_NONBLOCK : f->flags & ~O_NONBLOCK;
+}
+
+/* ---- output: ONLCR, write, writev -------------------------------------- */
+
+/* Any task (write path): is '\n' -> "\r\n" on? (ONLCR needs OPOST.) */
+static bool onlcr_on(void)
+{
+    return (oflag & (OPOST | ONLCR)) == (OPOST | ONLCR);
+}
+
+/* Any context: translate user bytes src[0..n) into dst (room for cap
+ * bytes), '\n' as "\r\n" but the first when *skip_cr (its '\r' went out
+ * already); stops when dst cannot take the next byte's translation.
+ * Returns the bytes put in dst; *taken the user bytes they hold. */
+static size_t onlcr_fill(const char *src, size_t n, char *dst, size_t cap, bool *skip_cr,
+                         size_t *taken)
+{
+    size_t len = 0, k = 0;
+    for (; k < n && len + 2 <= cap; k++) {
+        if (src[k] == '\n' && !*skip_cr)
+            dst[len++] = '\r';
+        *skip_cr = false;
+        dst[len++] = src[k];
+    }
+    *taken = k;
+    return len;
+}
+
+/* Any task (write path): user bytes a short write of acc of the len
+ * translated bytes in buf consumed. An inserted '\r' is the one right
+ * before a '\n'; if acc ends between the two, the '\r' is marked sent. */
+static size_t onlcr_consumed(const char *buf, size_t len, size_t acc)
+{
+    size_t user = 0;
+    for (size_t p = 0; p < acc; p++, user++) {
+        if (buf[p] == '\r' && p + 1 < len && buf[p + 1] == '\n') {
+            if (p + 1 == acc) {
+                cr_sent = true;
+                break;
+            }
+            p++;
+        }
+    }
+    return user;
+}
+
+/* Any task (write path), the writer turn held: one backend write; a taken
+ * byte ends any pending "\r sent" state. Bytes accepted or -errno. */
+static ssize_t be_put(const void *p, size_t n, bool nonblock)
+{
+    ssize_t r = uart_be_write_held(p, n, nonblock);
+    if (r > 0)
+        cr_sent = false;
+    return r;
+}
+
+/* Any task (write path), the writer turn held: ONLCR output,
+ * POSIX_IO_CHUNK user bytes at a time translated into a stack buffer with
+ * room for "\r\n" for each, so a gathered chunk is one backend write
+ * whatever its newlines; stops at the first short write. User bytes or
+ * -errno. */
+static ssize_t out_onlcr(const struct iovec *iov, int cnt, bool nonblock)
+{
+    char buf[2 * POSIX_IO_CHUNK];
+    bool skip_cr = cr_sent;
+    size_t done = 0, off = 0;
+    int i = 0;
+    while (i < cnt) {
+        size_t len = 0, taken = 0, k;
+        while (i < cnt && taken < POSIX_IO_CHUNK) {
+            if (off == iov[i].iov_len) {
+                i++, off = 0;
+                continue;
+            }
+            size_t want = iov[i].iov_len - off;
+            if (want > POSIX_IO_CHUNK - taken)
+                want = POSIX_IO_CHUNK - taken;
+            len += onlcr_fill((const char *)iov[i].iov_base + off, want, buf + len,
+                              sizeof buf - len, &skip_cr, &k);
+            off += k, taken += k;
+        }
+        if (len == 0)
+            break;
+        ssize_t r = be_put(buf, len, nonblock);
+        if (r < 0)
+            return done ? (ssize_t)done : r;
+        if ((size_t)r < len) {
+            done += onlcr_consumed(buf, len, (size_t)r);
+            /* At most an inserted '\r' went out: no user byte, EAGAIN. */
+            return done ? (ssize_t)done : -EAGAIN;
+        }
+        done += taken;
+    }
+    return (ssize_t)done;
+}
+
 /* Any task (writev), the writer turn held: raw output. Runs of two or
  * more vectors that fit in one chunk are gathered into one backend write;
  * a lone vector goes straight from the caller's memory. Stops at the first
@@ -166,7 +292,7 @@ static __attribute__((noinline)) ssize_t out_raw(const struct iovec *iov, int cn
         }
         if (len == 0)
             continue;
-        ssize_t r = posix_be_put(p, len, nonblock);
+        ssize_t r = be_put(p, len, nonblock);
         if (r < 0)
             return done ? (ssize_t)done : r;
         done += (size_t)r;
@@ -187,8 +313,8 @@ static ssize_t out(const struct posix_file *f, const struct iovec *iov, int cnt)
         return err ? fail(err) : 0;
     if (uart_be_turn_take(nonblock))
         return fail(EAGAIN);
-    ssize_t r = posix_tty_onlcr() ? posix_out_onlcr(iov, cnt, nonblock)
-                : cnt == 1        ? posix_be_put(iov->iov_base, iov->iov_len, nonblock)
+    ssize_t r = onlcr_on() ? out_onlcr(iov, cnt, nonblock)
+                : cnt == 1        ? be_put(iov->iov_base, iov->iov_len, nonblock)
                                   : out_raw(iov, cnt, nonblock);
     uart_be_turn_give();
     return r < 0 ? fail((int)-r) : r;
@@ -226,30 +352,176 @@ ssize_t POSIX_NAME(writev)(int fd, const struct iovec *iov, int iovcnt)
     return total ? out(f, iov, iovcnt) : 0;
 }
 
-/* Any task: F_GETFL, F_SETFL (O_NONBLOCK of this fd). */
-int POSIX_NAME(fcntl)(int fd, int cmd, ...)
+/* Task (stdio's lines): n bytes with ONLCR through the driver's blocking
+ * write in one writer turn, a line in one write where the design takes it
+ * whole (one that returns short, as the copier's near its ring's wrap,
+ * gets the rest). */
+void posix_console_out(const char *s, size_t n)
 {
-    struct posix_file *f = file_get(fd);
-    if (!f)
-        return fail(EBADF);
-    if (cmd == F_GETFL)
-        return f->flags;
-    if (cmd != F_SETFL)
-        return fail(EINVAL);
-    va_list ap;
-    va_start(ap, cmd);
-    int fl = va_arg(ap, int);
-    va_end(ap);
-    if (fl & ~SETFL_FLAGS_OK)
-        return fail(EINVAL);
-    f->flags = (f->flags & O_ACCMODE) | (fl & O_NONBLOCK);
+    char buf[2 * POSIX_IO_CHUNK];
+    bool skip_cr = false;
+    uart_be_turn_take(false);
+    while (n) {
+        size_t k, len = onlcr_fill(s, n, buf, sizeof buf, &skip_cr, &k);
+        for (size_t off = 0; off < len;) {
+            ssize_t r = uart_be_write_held(buf + off, len - off, false);
+            if (r <= 0)
+                break;                   /* nothing to wait for: the line is lost */
+            off += (size_t)r;
+        }
+        s += k, n -= k;
+    }
+    uart_be_turn_give();
+}
+
+/* ---- terminal control: termios, tcdrain, ioctl ------------------------- */
+
+/* Boot (kernel init) or host test: back to the boot state: fds 0-2 open,
+ * the others closed, no '\r' pending, termios and statistics at their
+ * defaults, the write fault disarmed. */
+void posix_io_init(void)
+{
+    posix_fault_after = -1;
+    for (int fd = 0; fd < POSIX_FD_MAX; fd++)
+        files[fd] = (struct posix_file){ fd < STDIO_FDS, O_RDWR };
+    cr_sent = false;
+    oflag = 0;
+    posix_read_timing_set(NULL);
+    memset(&stats, 0, sizeof stats);
+}
+
+/* Any task: copy of the statistics. */
+void posix_io_get_stats(struct posix_io_stats *out)
+{
+    *out = stats;
+}
+
+/* Any task (tcdrain, TCSBRK, tcsetattr): wait until the wire is idle;
+ * 0 or -EIO (backend timeout, counted). */
+static int tty_drain(void)
+{
+    if (uart_be_drain() < 0) {
+        __atomic_fetch_add(&stats.drain_eio, 1, __ATOMIC_RELAXED);   /* drainers on any hart */
+        return -EIO;
+    }
     return 0;
 }
 
-/* Any task (ioctl FIONBIO): set or clear O_NONBLOCK of an open fd. */
-void posix_fd_set_nonblock(int fd, bool on)
+/* Any task (TCSAFLUSH): discard input received but not read. */
+static void tty_discard_input(void)
 {
-    struct posix_file *f = file_get(fd);
-    if (f)
-        f->flags = on ? f->flags | O_NONBLOCK : f->flags & ~O_NONBLOCK;
+    char scratch[FLUSH_SCRATCH];
+    while (uart_be_read(scratch, sizeof scratch, true) > 0)
+        ;
+}
+
+/* Any task: wait until every byte written has left the wire. */
+int POSIX_NAME(tcdrain)(int fd)
+{
+    if (!fd_valid(fd))
+        return fail(EBADF);
+    int r = tty_drain();
+    return r < 0 ? fail(-r) : 0;
+}
+
+/* Any task: the device's termios; c_oflag, VMIN and VTIME carry state. */
+int POSIX_NAME(tcgetattr)(int fd, struct termios *t)
+{
+    if (!fd_valid(fd))
+        return fail(EBADF);
+    if (!t)
+        return fail(EFAULT);
+    memset(t, 0, sizeof *t);
+    t->c_oflag = oflag;
+    posix_read_timing_get(t);
+    return 0;
+}
+
+/* Any task: set c_oflag (OPOST|ONLCR), VMIN and VTIME now, after a drain
+ * (TCSADRAIN), or after a drain and discarding unread input (TCSAFLUSH). */
+int POSIX_NAME(tcsetattr)(int fd, int actions, const struct termios *t)
+{
+    if (!fd_valid(fd))
+        return fail(EBADF);
+    if (!t)
+        return fail(EFAULT);
+    if (actions != TCSANOW && actions != TCSADRAIN && actions != TCSAFLUSH)
+        return fail(EINVAL);
+    if ((t->c_oflag & ~(tcflag_t)OFLAG_OK) || t->c_iflag || t->c_lflag ||
+        !posix_read_timing_ok(t))
+        return fail(EINVAL);
+    if (actions != TCSANOW) {
+        int r = tty_drain();
+        if (r < 0)
+            return fail(-r);
+        if (actions == TCSAFLUSH)
+            tty_discard_input();
+    }
+    oflag = t->c_oflag;
+    posix_read_timing_set(t);
+    return 0;
+}
+
+/* Any task (ioctl): store a byte count as an int, saturating. */
+static void put_count(int *out, size_t n)
+{
+    *out = n > INT_MAX ? INT_MAX : (int)n;
+}
+
+/* Any task (ioctl): the requests that take a pointer; 0 or -errno. */
+static int ioctl_ptr(int fd, unsigned long request, void *arg)
+{
+    int *iarg = arg;
+    if (!arg)
+        return -EFAULT;
+    switch (request) {
+    case FIONBIO:
+        fd_set_nonblock(fd, *iarg != 0);
+        return 0;
+    case FIONREAD:
+        put_count(iarg, uart_be_rx_available());
+        return 0;
+    case TIOCOUTQ:
+        put_count(iarg, uart_be_tx_pending());
+        return 0;
+    case UART_IOC_GET_COUNTERS:
+        return uart_be_counters(arg);
+    case UART_IOC_LOOPBACK:
+        if (*iarg != 0 && *iarg != 1)
+            return -EINVAL;
+        return uart_be_set_loopback(*iarg == 1);
+    default:
+        return -ENOTTY;
+    }
+}
+
+/* Any task: terminal and UART requests (posix_io.h lists them). The third
+ * argument is read only for requests that take one. */
+int POSIX_NAME(ioctl)(int fd, unsigned long request, ...)
+{
+    va_list ap;
+    int r;
+    if (!fd_valid(fd))
+        return fail(EBADF);
+    va_start(ap, request);
+    switch (request) {
+    case UART_IOC_RESET_COUNTERS:
+        r = uart_be_counters_reset();
+        break;
+    case TCSBRK:
+        r = va_arg(ap, int) ? tty_drain() : -EINVAL;
+        break;
+    case FIONBIO:
+    case FIONREAD:
+    case TIOCOUTQ:
+    case UART_IOC_GET_COUNTERS:
+    case UART_IOC_LOOPBACK:
+        r = ioctl_ptr(fd, request, va_arg(ap, void *));
+        break;
+    default:
+        r = -ENOTTY;
+        break;
+    }
+    va_end(ap);
+    return r < 0 ? fail(-r) : 0;
 }

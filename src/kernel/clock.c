@@ -4,22 +4,38 @@
  * simulation (clock_free.h). */
 #include "board.h"
 #include "clock.h"
-#include "clock_conv.h"
 #include "clock_free.h"
 #include "cpu_acct.h"
 #include "csr.h"
 #include "harts.h"
 
+/* clock_ticks_to_ns, any context: floor(ticks * num / den) for a
+ * timebase of num/den nanoseconds per tick (10 MHz: 100/1, 24 MHz:
+ * 125/3). Splitting off the whole multiples of den keeps every
+ * intermediate below (den - 1) * num or the result, so nothing overflows
+ * and nothing drifts. */
+static inline uint64_t ticks_to_ns(uint64_t ticks, uint32_t num, uint32_t den)
+{
+    return (ticks / den) * num + (ticks % den) * num / den;
+}
+
+/* clock_ns_to_ticks, any context: the first tick at or after ns,
+ * ceil(ns * den / num). */
+static inline uint64_t ns_to_ticks(uint64_t ns, uint32_t num, uint32_t den)
+{
+    return (ns / num) * den + ((ns % num) * den + num - 1) / num;
+}
+
 /* Any context. */
 uint64_t clock_ticks_to_ns(uint64_t ticks)
 {
-    return conv_ticks_to_ns(ticks, BOARD_TICK_NS_NUM, BOARD_TICK_NS_DEN);
+    return ticks_to_ns(ticks, BOARD_TICK_NS_NUM, BOARD_TICK_NS_DEN);
 }
 
 /* Any context. */
 uint64_t clock_ns_to_ticks(uint64_t ns)
 {
-    return conv_ns_to_ticks(ns, BOARD_TICK_NS_NUM, BOARD_TICK_NS_DEN);
+    return ns_to_ticks(ns, BOARD_TICK_NS_NUM, BOARD_TICK_NS_DEN);
 }
 
 static bool sim_free;       /* clock_sim_free_init: the model's time taken out */

@@ -3,7 +3,11 @@
  * A queue is its hart's alone, touched with interrupts masked and no lock
  * (the wire model arms a timer per FIFO refill: a lock pair there costs
  * S41 some 6 % of its instructions per byte); re-arming or cancelling an
- * armed timer from another hart is refused (panic), never a corruption. */
+ * armed timer from another hart is refused (panic), never a corruption.
+ * The queue is a singly linked list ordered by absolute deadline (ns),
+ * equal deadlines in the order they were armed: insertion and
+ * cancellation walk it, O(armed timers). The compare register is set
+ * through the arch's timer_hw_set; sleeping on a timer is sleep.c's. */
 #include <errno.h>
 #include "clock.h"
 #include "cpu_acct.h"
@@ -12,15 +16,80 @@
 #include "kernel.h"
 #include "timer.h"
 
+/* A hart's queue: its earliest entry first, NULL when empty. */
+struct timerq {
+    struct timerq_entry *head;
+};
+
 static HART_LOCAL struct timerq queue;
 /* No deadline is ever 0 ns: marks the hardware value as fired. */
 #define TIMER_SPENT 0
 static HART_LOCAL uint64_t programmed;   /* deadline in hardware, ns */
 
+/* q_insert, q_cancel (interrupts masked): unlinks e, armed, from q. */
+static void q_unlink(struct timerq *q, struct timerq_entry *e)
+{
+    struct timerq_entry **link;
+
+    for (link = &q->head; *link != NULL; link = &(*link)->next) {
+        if (*link == e) {
+            *link = e->next;
+            e->next = NULL;
+            e->armed = false;
+            return;
+        }
+    }
+}
+
+/* timer_arm, interrupts masked: (re)arms e at deadline, after the
+ * entries with the same deadline. */
+static void q_insert(struct timerq *q, struct timerq_entry *e, uint64_t deadline)
+{
+    struct timerq_entry **link = &q->head;
+
+    if (e->armed)
+        q_unlink(q, e);
+    while (*link != NULL && (*link)->deadline <= deadline)
+        link = &(*link)->next;
+    e->deadline = deadline;
+    e->next = *link;
+    e->armed = true;
+    *link = e;
+}
+
+/* timer_cancel, interrupts masked: disarms e; whether it was armed. */
+static bool q_cancel(struct timerq *q, struct timerq_entry *e)
+{
+    if (!e->armed)
+        return false;
+    q_unlink(q, e);
+    return true;
+}
+
+/* timer_isr, interrupts masked: takes the earliest entry if its deadline
+ * is <= now (NULL if none); called until NULL. */
+static struct timerq_entry *q_pop_expired(struct timerq *q, uint64_t now)
+{
+    struct timerq_entry *e = q->head;
+
+    if (e == NULL || e->deadline > now)
+        return NULL;
+    q->head = e->next;
+    e->next = NULL;
+    e->armed = false;
+    return e;
+}
+
+/* reprogram, interrupts masked: the earliest deadline, UINT64_MAX if none. */
+static uint64_t q_next_deadline(const struct timerq *q)
+{
+    return q->head != NULL ? q->head->deadline : UINT64_MAX;
+}
+
 /* Interrupts masked: keep the hardware at the queue's earliest deadline. */
 static void reprogram(void)
 {
-    uint64_t next = timerq_next_deadline(&queue);
+    uint64_t next = q_next_deadline(&queue);
     if (next == programmed)
         return;
     programmed = next;
@@ -30,7 +99,7 @@ static void reprogram(void)
 /* Boot of each hart, interrupts masked. */
 void timer_init(void)
 {
-    timerq_init(&queue);
+    queue.head = NULL;
     programmed = UINT64_MAX;
     timer_hw_init();
     timer_hw_set(UINT64_MAX);
@@ -72,7 +141,7 @@ void timer_isr(void)
     if (all_sim)
         cpu_acct_retag(&cpu_acct_sim);   /* the whole interrupt, from its entry */
     programmed = TIMER_SPENT;  /* reprogram() must rewrite the hardware */
-    while ((e = timerq_pop_expired(&queue, now))) {
+    while ((e = q_pop_expired(&queue, now))) {
         struct timer *t = timer_of(e);
         t->fired = true;
         if (t->fire && t->sim && !all_sim) {
@@ -98,7 +167,7 @@ int timer_arm(struct timer *t, uint64_t deadline_ns, struct waker w)
     t->hart = (uint8_t)hart_self();
     t->waker = w;
     t->fired = false;
-    timerq_insert(&queue, &t->entry, deadline_ns);
+    q_insert(&queue, &t->entry, deadline_ns);
     reprogram();
     irq_restore(f);
     return 0;
@@ -116,7 +185,7 @@ bool timer_cancel(struct timer *t)
         irq_restore(f);
         return false;   /* fired (or never armed) on its hart */
     }
-    bool was = timerq_cancel(&queue, &t->entry);
+    bool was = q_cancel(&queue, &t->entry);
     if (was)
         reprogram();   /* no interrupt for a deadline nobody waits for */
     irq_restore(f);

@@ -1,4 +1,4 @@
-# Library unit tests: ring buffer, statistics, CRC-32, timer queue; the
+# Library unit tests: ring buffer, statistics, CRC-32, the timer queue; the
 # spinlock and the wait queue with threads under ThreadSanitizer.
 # Included from tests/host/CMakeLists.txt, which defines host_test,
 # host_test_tsan and SRC.
@@ -9,7 +9,8 @@ host_test(ring ${LIB_TESTS_DIR}/test_ring.c ${SRC}/lib/ring.c)
 host_test_tsan(ring_tsan ${LIB_TESTS_DIR}/test_ring_tsan.c ${SRC}/lib/ring.c)
 host_test(stats ${LIB_TESTS_DIR}/test_stats.c ${SRC}/lib/stats.c)
 host_test(crc32 ${LIB_TESTS_DIR}/test_crc32.c ${SRC}/lib/crc32.c)
-host_test(timerq ${LIB_TESTS_DIR}/test_timerq.c ${SRC}/lib/timerq.c)
+# The kernel's timer queue (timer.c) on a fake clock and compare register.
+host_test(timer ${LIB_TESTS_DIR}/test_timer.c ${SRC}/kernel/timer.c)
 host_test(line_point ${LIB_TESTS_DIR}/test_line_point.c ${SRC}/lib/line_point.c)
 host_test_tsan(spinlock_tsan ${LIB_TESTS_DIR}/test_spinlock_tsan.c)
 # The wait queue with a thread per hart: under TSan (races), and under

@@ -208,7 +208,7 @@ ssize_t uart_be_read(void *buf, size_t n, bool nonblock)
     return rx_read(buf, n, nonblock, false, 0);
 }
 
-/* Task, any hart (read with VMIN 0 and VTIME, posix_tty). */
+/* Task, any hart (read with VMIN 0 and VTIME, read_timing.c). */
 ssize_t uart_be_read_until(void *buf, size_t n, uint64_t deadline_ns)
 {
     return rx_read(buf, n, false, true, deadline_ns);
