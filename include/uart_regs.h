@@ -119,12 +119,12 @@ static inline void uart_write_burst(const struct uart_cfg *c, unsigned r, const 
 #else
     if (UART_IO_WIDTH(c) == 4) {
         volatile uint32_t *reg = (volatile uint32_t *)a;
-#pragma GCC unroll 4
+#pragma GCC unroll 16
         for (uint32_t i = 0; i < n; i++)
             *reg = p[i];
     } else {
         volatile uint8_t *reg = (volatile uint8_t *)a;
-#pragma GCC unroll 4
+#pragma GCC unroll 16
         for (uint32_t i = 0; i < n; i++)
             *reg = p[i];
     }
