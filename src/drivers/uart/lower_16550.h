@@ -107,9 +107,9 @@ static inline void l16550_timing(const struct uart_cfg *c, struct uart_timing *t
  * cause another read cleared) may have been the TX FIFO's room: TX_ROOM. */
 static inline enum uart_cause l16550_cause_of(struct uart_hw *h, uint32_t iir, bool entry)
 {
-    switch (iir) {
-    case UART_IIR_THRI:
+    if (iir == UART_IIR_THRI)                /* the common one, first (no jump table) */
         return UART_CAUSE_TX;
+    switch (iir) {
     case UART_IIR_NO_INT:
         return entry ? UART_CAUSE_TX_ROOM : UART_CAUSE_NONE;
     case UART_IIR_RDI:
