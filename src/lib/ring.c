@@ -15,7 +15,7 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "ring_copy shifts litt
  * aligned source words are loaded, shifted together and stored as aligned
  * words (picolibc's memcpy copies such buffers byte by byte). Reads only
  * [src, src + n); n >= 2 words. */
-static __attribute__((noinline)) void copy_shifted(uint8_t *dst, const uint8_t *src, uint32_t n)
+static __attribute__((noinline)) void copy_shifted(uint8_t *dst, const uint8_t *src, size_t n)
 {
     for (; (uintptr_t)dst & (WORD - 1); n--)        /* align the destination */
         *dst++ = *src++;
@@ -40,7 +40,7 @@ static __attribute__((noinline)) void copy_shifted(uint8_t *dst, const uint8_t *
  * destination differ in alignment mod 8 (the ring position against the
  * caller's buffer: any byte count shifts it) and the copy is long enough
  * for words to pay. */
-static inline void ring_copy(uint8_t *dst, const uint8_t *src, uint32_t n)
+static inline void ring_copy(uint8_t *dst, const uint8_t *src, size_t n)
 {
     if (n >= 4 * WORD && (((uintptr_t)dst ^ (uintptr_t)src) & (WORD - 1)))
         copy_shifted(dst, src, n);
@@ -65,63 +65,63 @@ int ring_init(struct ring *r, uint8_t *storage, uint32_t capacity)
  * at most two pieces (up to the end of storage, then from the start). */
 uint32_t ring_push(struct ring *r, const void *src, uint32_t n)
 {
-    uint32_t head = __atomic_load_n(&r->head, __ATOMIC_RELAXED);
-    uint32_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
-    uint32_t off = head & r->mask;
-    uint32_t first;
+    ring_idx_t head = __atomic_load_n(&r->head, __ATOMIC_RELAXED);
+    ring_idx_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
+    ring_idx_t off = head & r->mask;
+    ring_idx_t k, first;
 
     if (src == NULL)
         return 0;
-    n = ring_min(n, r->mask + 1u - (head - tail));
-    first = ring_min(n, r->mask + 1u - off);
+    k = ring_min(n, r->mask + 1u - (head - tail));
+    first = ring_min(k, r->mask + 1u - off);
     ring_copy(r->buf + off, src, first);
-    if (n > first)
-        ring_copy(r->buf, (const uint8_t *)src + first, n - first);
-    __atomic_store_n(&r->head, head + n, __ATOMIC_RELEASE);
-    return n;
+    if (k > first)
+        ring_copy(r->buf, (const uint8_t *)src + first, k - first);
+    __atomic_store_n(&r->head, head + k, __ATOMIC_RELEASE);
+    return (uint32_t)k;
 }
 
 /* Consumer (task or ISR, one consumer at a time): copies up to n bytes out
  * in at most two pieces (up to the end of storage, then from the start). */
 uint32_t ring_pop(struct ring *r, void *dst, uint32_t n)
 {
-    uint32_t tail = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
-    uint32_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
-    uint32_t off = tail & r->mask;
-    uint32_t first;
+    ring_idx_t tail = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
+    ring_idx_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+    ring_idx_t off = tail & r->mask;
+    ring_idx_t k, first;
 
     if (dst == NULL)
         return 0;
-    n = ring_min(n, head - tail);
-    first = ring_min(n, r->mask + 1u - off);
+    k = ring_min(n, head - tail);
+    first = ring_min(k, r->mask + 1u - off);
     ring_copy(dst, r->buf + off, first);
-    if (n > first)
-        ring_copy((uint8_t *)dst + first, r->buf, n - first);
-    __atomic_store_n(&r->tail, tail + n, __ATOMIC_RELEASE);
-    return n;
+    if (k > first)
+        ring_copy((uint8_t *)dst + first, r->buf, k - first);
+    __atomic_store_n(&r->tail, tail + k, __ATOMIC_RELEASE);
+    return (uint32_t)k;
 }
 
 /* Producer (task or ISR): contiguous free run starting at head, for
  * zero-copy filling such as draining a UART receive FIFO. */
 uint32_t ring_write_slice(const struct ring *r, uint8_t **p)
 {
-    uint32_t head = __atomic_load_n(&r->head, __ATOMIC_RELAXED);
-    uint32_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
-    uint32_t off = head & r->mask;
+    ring_idx_t head = __atomic_load_n(&r->head, __ATOMIC_RELAXED);
+    ring_idx_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
+    ring_idx_t off = head & r->mask;
 
     *p = r->buf + off;
-    return ring_min(r->mask + 1u - (head - tail), r->mask + 1u - off);
+    return (uint32_t)ring_min(r->mask + 1u - (head - tail), r->mask + 1u - off);
 }
 
 /* Producer (task or ISR): publishes n bytes written through the slice.
  * The tail load only bounds n, so relaxed ordering is enough. */
 void ring_produce(struct ring *r, uint32_t n)
 {
-    uint32_t head = __atomic_load_n(&r->head, __ATOMIC_RELAXED);
-    uint32_t tail = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
+    ring_idx_t head = __atomic_load_n(&r->head, __ATOMIC_RELAXED);
+    ring_idx_t tail = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
 
-    n = ring_min(n, r->mask + 1u - (head - tail));
-    __atomic_store_n(&r->head, head + n, __ATOMIC_RELEASE);
+    __atomic_store_n(&r->head, head + ring_min(n, r->mask + 1u - (head - tail)),
+                     __ATOMIC_RELEASE);
 }
 
 /* Task with both sides stopped (e.g. the UART interrupt disabled): drops

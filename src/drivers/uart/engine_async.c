@@ -30,7 +30,7 @@
 
 const char uart_be_name[] = "async";
 
-enum tx_state { TX_OFF, TX_ON, TX_EMPTY };
+enum tx_state { TX_ON, TX_OFF, TX_EMPTY };   /* TX_ON 0: the refill's test is one branch */
 
 /* A port's engine state (p->eng). */
 struct async_tx {
@@ -69,13 +69,13 @@ static inline void tx_enter(struct uart_port *p, enum tx_state s)
  * wraps, and the refill's counters; no TX state. Returns the bytes sent;
  * *room: the FIFO's room it found (its depth: the FIFO held nothing);
  * *left: the bytes still in the ring. */
-static inline __attribute__((always_inline)) unsigned refill_load(struct uart_port *p,
+static inline __attribute__((always_inline)) ring_idx_t refill_load(struct uart_port *p,
                                                                   unsigned *fifo_room,
-                                                                  uint32_t *left)
+                                                                  ring_idx_t *left)
 {
     unsigned room = uart_lower.tx_room(&p->hw);
     const uint8_t *b;
-    uint32_t first, used, n = ring_peek(&p->tx, room, &b, &first, &used);
+    ring_idx_t first, used, n = ring_peek(&p->tx, room, &b, &first, &used);
 
     *fifo_room = room;
     *left = used - n;
@@ -100,9 +100,10 @@ static inline __attribute__((always_inline)) unsigned refill_load(struct uart_po
 
 /* The port lock held (kick): refill_load, and a refill that sends ends
  * TX_EMPTY. */
-static inline __attribute__((always_inline)) unsigned refill(struct uart_port *p, uint32_t *left)
+static inline __attribute__((always_inline)) ring_idx_t refill(struct uart_port *p, ring_idx_t *left)
 {
-    unsigned room, n = refill_load(p, &room, left);
+    unsigned room;
+    ring_idx_t n = refill_load(p, &room, left);
     if (n && tx_of(p)->state == TX_EMPTY)
         tx_enter(p, TX_OFF);
     return n;
@@ -130,8 +131,8 @@ void async_init(struct uart_port *p)
  * drainer the last refill turns the interrupt off at once: none is spent
  * on an event nobody waits for. Writers are woken when the ring has the
  * room they wait for. */
-static __attribute__((noinline)) void tx_irq_events(struct uart_port *p, unsigned sent,
-                                                    unsigned room, uint32_t used)
+static __attribute__((noinline)) void tx_irq_events(struct uart_port *p, ring_idx_t sent,
+                                                    unsigned room, ring_idx_t used)
 {
     struct async_tx *t = tx_of(p);
 
@@ -162,12 +163,12 @@ void async_tx_irq(struct uart_port *p, enum uart_cause c)
     struct async_tx *t = tx_of(p);
     enum tx_state s = t->state;
     unsigned room;
-    uint32_t used;
+    ring_idx_t used;
 
     if (c == UART_CAUSE_TX_ROOM && s != TX_ON)
         return;
-    p->ctr.tx_irqs++;
-    unsigned sent = refill_load(p, &room, &used);
+    ring_idx_t sent = refill_load(p, &room, &used);
+    p->ctr.tx_irqs++;                         /* after the loads: no store between them */
     if (s != TX_ON || __builtin_expect(t->refill_wake, 0) || used == 0 ||
         (waitq_active(&p->tx_space) && ring_capacity(&p->tx) - used >= p->tx_wanted))
         tx_irq_events(p, sent, room, used);
@@ -180,7 +181,7 @@ static __attribute__((noinline)) void kick_locked(struct uart_port *p)
     unsigned long f = irq_save();
     bool took = port_lock_masked(p);
     if (tx_of(p)->state != TX_ON && ring_used(&p->tx)) {
-        uint32_t left;
+        ring_idx_t left;
         do
             p->ctr.hw_send_calls++;          /* refills outside the interrupt */
         while (refill(p, &left) && left);

@@ -62,7 +62,7 @@ static inline bool l16550_tx_ready(struct uart_hw *h)
 }
 
 /* Masked. */
-static inline void l16550_tx_load(struct uart_hw *h, const uint8_t *p, unsigned n)
+static inline void l16550_tx_load(struct uart_hw *h, const uint8_t *p, size_t n)
 {
     uart_write_burst(h->cfg, UART_THR, p, n);
 }
