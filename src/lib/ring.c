@@ -73,11 +73,11 @@ static inline __attribute__((always_inline)) void copy_shifted(uint8_t *dst, con
         *dst = *src;
     /* m bytes up to the source's next word boundary start the carry. */
     unsigned m = WORD - ((uintptr_t)src & (WORD - 1)), bits = 8 * m;
-    uint64_t carry = 0, word;
+    uint64_t carry = 0;
     for (unsigned i = 0; i < m; i++)
         carry |= (uint64_t)src[i] << (8 * i);
     for (src += m; end - src >= (ptrdiff_t)WORD; src += WORD, dst += WORD) {
-        word = word_load(src);
+        uint64_t word = word_load(src);
         word_store(dst, carry | word << bits);
         carry = word >> (64 - bits);
     }
