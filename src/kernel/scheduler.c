@@ -109,7 +109,7 @@ static __attribute__((noinline)) void idle_until_queued(void)
 /* schedule_locked, interrupts masked, the run queue's first entry `next`
  * is missing or finished: the next ready task, idling until there is
  * one (out of line: the common switch keeps no value across a call). */
-static __attribute__((noinline, cold)) struct task *next_ready(struct task *next)
+static __attribute__((noinline)) struct task *next_ready(struct task *next)
 {
     for (;;) {
         if (!next)
