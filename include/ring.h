@@ -2,10 +2,12 @@
  *
  * One producer and one consumer may run concurrently at different
  * priorities (for example a task and an interrupt handler, or two host
- * threads). The capacity is a power of two; head and tail are free-running
- * uint32_t counters masked on access, so every byte of storage is usable
- * and head - tail is the number of unread bytes even after the counters
- * wrap past UINT32_MAX.
+ * threads). The capacity is a power of two; head and tail are
+ * free-running counters of the machine's word (ring_idx_t: no sign or
+ * zero extension between them and an address) masked on access, so every
+ * byte of storage is usable and head - tail is the number of unread bytes
+ * even after the counters wrap past their maximum. Counts in and out of
+ * the calls are uint32_t.
  *
  * Ownership: the producer writes head and the bytes at [head, tail + cap);
  * the consumer writes tail and reads the bytes at [tail, head). Each side
@@ -24,11 +26,13 @@
 
 #include <stdint.h>
 
+typedef unsigned long ring_idx_t;   /* an index or a count inside the ring */
+
 struct ring {
-    uint8_t *buf;  /* storage, capacity bytes */
-    uint32_t mask; /* capacity - 1 */
-    uint32_t head; /* free-running write counter, producer-owned */
-    uint32_t tail; /* free-running read counter, consumer-owned */
+    uint8_t *buf;    /* storage, capacity bytes */
+    ring_idx_t mask; /* capacity - 1 */
+    ring_idx_t head; /* free-running write counter, producer-owned */
+    ring_idx_t tail; /* free-running read counter, consumer-owned */
 };
 
 /* Returns 0, or -EINVAL if r or storage is NULL or capacity is not a
@@ -59,7 +63,7 @@ void ring_reset(struct ring *r);
 /* The per-interrupt calls are inline: a FIFO refill uses them every time. */
 
 /* Either side, any context: the smaller of two counts. */
-static inline uint32_t ring_min(uint32_t a, uint32_t b)
+static inline ring_idx_t ring_min(ring_idx_t a, ring_idx_t b)
 {
     return a < b ? a : b;
 }
@@ -67,7 +71,7 @@ static inline uint32_t ring_min(uint32_t a, uint32_t b)
 /* Either side, any context: total bytes the ring holds when full. */
 static inline uint32_t ring_capacity(const struct ring *r)
 {
-    return r->mask + 1u;
+    return (uint32_t)(r->mask + 1u);
 }
 
 /* Either side (task or ISR): unread bytes. Exact for the consumer; for
@@ -77,16 +81,16 @@ static inline uint32_t ring_capacity(const struct ring *r)
  * move between the two loads. */
 static inline uint32_t ring_used(const struct ring *r)
 {
-    uint32_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
-    uint32_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+    ring_idx_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
+    ring_idx_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
 
-    return ring_min(head - tail, r->mask + 1u);
+    return (uint32_t)ring_min(head - tail, r->mask + 1u);
 }
 
 /* Either side (task or ISR): writable bytes, capacity - used. */
 static inline uint32_t ring_free(const struct ring *r)
 {
-    return r->mask + 1u - ring_used(r);
+    return ring_capacity(r) - ring_used(r);
 }
 
 /* Consumer (task or ISR): sets *p to the oldest unread byte and returns
@@ -94,12 +98,12 @@ static inline uint32_t ring_free(const struct ring *r)
  * end of storage; a second call after ring_consume returns the rest). */
 static inline uint32_t ring_read_slice(const struct ring *r, const uint8_t **p)
 {
-    uint32_t tail = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
-    uint32_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
-    uint32_t off = tail & r->mask;
+    ring_idx_t tail = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
+    ring_idx_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+    ring_idx_t off = tail & r->mask;
 
     *p = r->buf + off;
-    return ring_min(head - tail, r->mask + 1u - off);
+    return (uint32_t)ring_min(head - tail, r->mask + 1u - off);
 }
 
 /* Consumer (task or ISR, a FIFO refill): the oldest unread bytes, up to
@@ -107,12 +111,12 @@ static inline uint32_t ring_read_slice(const struct ring *r, const uint8_t **p)
  * total, *first of it in the first run; the rest starts at r->buf), from
  * one load of head; *used is the unread count at that load. Release them
  * with ring_release. */
-static inline uint32_t ring_peek(const struct ring *r, uint32_t max, const uint8_t **p,
-                                 uint32_t *first, uint32_t *used)
+static inline ring_idx_t ring_peek(const struct ring *r, ring_idx_t max, const uint8_t **p,
+                                   ring_idx_t *first, ring_idx_t *used)
 {
-    uint32_t tail = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
-    uint32_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
-    uint32_t off = tail & r->mask, n = ring_min(head - tail, max);
+    ring_idx_t tail = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
+    ring_idx_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+    ring_idx_t off = tail & r->mask, n = ring_min(head - tail, max);
 
     *used = head - tail;
     *p = r->buf + off;
@@ -122,9 +126,9 @@ static inline uint32_t ring_peek(const struct ring *r, uint32_t max, const uint8
 
 /* Consumer (task or ISR): releases n <= the unread bytes it has read
  * (ring_peek), in one store. */
-static inline void ring_release(struct ring *r, uint32_t n)
+static inline void ring_release(struct ring *r, ring_idx_t n)
 {
-    uint32_t tail = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
+    ring_idx_t tail = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
     __atomic_store_n(&r->tail, tail + n, __ATOMIC_RELEASE);
 }
 
@@ -133,11 +137,10 @@ static inline void ring_release(struct ring *r, uint32_t n)
  * ordering is enough. */
 static inline void ring_consume(struct ring *r, uint32_t n)
 {
-    uint32_t tail = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
-    uint32_t head = __atomic_load_n(&r->head, __ATOMIC_RELAXED);
+    ring_idx_t tail = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
+    ring_idx_t head = __atomic_load_n(&r->head, __ATOMIC_RELAXED);
 
-    n = ring_min(n, head - tail);
-    __atomic_store_n(&r->tail, tail + n, __ATOMIC_RELEASE);
+    __atomic_store_n(&r->tail, tail + ring_min(n, head - tail), __ATOMIC_RELEASE);
 }
 
 #endif

@@ -1,9 +1,9 @@
 /* Trap frame saved by trap_entry (src/arch/riscv/trap.S) on the stack of
  * whatever was running: x1..x31 at their register numbers (for an
  * interrupt only the caller-saved ones: trap_frame_has()), the trap CSRs,
- * then the cycle and instret values at the trap's counter snapshot (its
- * TRAP_ACCT_HEAD-th instruction, cpu_acct.h). The
- * layout is shared with the assembly through the offsets. */
+ * then, for an interrupt, the interrupted context's CPU account
+ * (cpu_acct.h), which the exit makes the owner again. The layout is
+ * shared with the assembly through the offsets. */
 #ifndef TRAP_H
 #define TRAP_H
 
@@ -11,13 +11,14 @@
 #define TRAP_FRAME_STATUS (33 * 8)
 #define TRAP_FRAME_CAUSE  (34 * 8)
 #define TRAP_FRAME_TVAL   (35 * 8)
-#define TRAP_FRAME_CYCLE  (36 * 8)
-#define TRAP_FRAME_INSTRET (37 * 8)
-#define TRAP_FRAME_SIZE   (38 * 8)
+#define TRAP_FRAME_ACCT   (36 * 8)
+#define TRAP_FRAME_SIZE   (38 * 8)   /* a multiple of 16: the stack's alignment */
 
 #ifndef __ASSEMBLER__
 #include <stddef.h>
 #include <stdint.h>
+
+struct cpu_acct;
 
 struct trap_frame {
     uint64_t x[32];     /* x[0] unused, x[2] = sp before the trap (exceptions) */
@@ -25,8 +26,8 @@ struct trap_frame {
     uint64_t status;
     uint64_t cause;
     uint64_t tval;
-    uint64_t entry_cycle;   /* at trap_entry's counter snapshot */
-    uint64_t entry_instret;
+    struct cpu_acct *acct;  /* an interrupt: the interrupted context's account */
+    uint64_t pad;
 };
 
 _Static_assert(sizeof(struct trap_frame) == (size_t)TRAP_FRAME_SIZE, "trap frame layout");
@@ -39,11 +40,12 @@ static inline int trap_frame_has(const struct trap_frame *f, int n)
     return !((f->cause >> 63) && (callee >> n & 1));
 }
 
-struct cpu_acct;
-/* Trap entry (interrupts masked by hardware): route to the handlers;
- * returns the CPU account of the interrupted context, which trap_entry
- * makes the owner again at its last instructions. */
-struct cpu_acct *trap_dispatch(struct trap_frame *f);
+/* Trap entry, an interrupt (masked by hardware), on the ISR account
+ * (trap_entry switched to it): route cause (xcause) to its handler. */
+void trap_dispatch(unsigned long cause);
+
+/* Trap entry, an exception: the panic report; does not return. */
+__attribute__((noreturn)) void trap_exception(struct trap_frame *f);
 
 /* Interrupt handlers: the interrupted context's frame (NULL elsewhere);
  * a handler may redirect its epc. */

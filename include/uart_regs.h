@@ -12,6 +12,7 @@
 #define UART_REGS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "uart_cfg.h"
 
@@ -107,26 +108,27 @@ static inline void uart_write(const struct uart_cfg *c, unsigned r, uint32_t v)
  * that the FIFO has room for them. The wire model sees the burst as one
  * access. */
 static inline void uart_write_burst(const struct uart_cfg *c, unsigned r, const uint8_t *p,
-                                    uint32_t n)
+                                    size_t n)
 {
     uintptr_t a = uart_reg_addr(c, r);
 #if WIRE_BAUD
-    n = uart_model_burst(c, r, n);
+    n = uart_model_burst(c, r, (uint32_t)n);
 #endif
+    const uint8_t *end = p + n;   /* the loop counts the pointer: no index to extend */
 #ifdef HOST_TEST
-    for (uint32_t i = 0; i < n; i++)
-        fake_mmio_write(a, c->io_width, p[i]);
+    for (; p != end; p++)
+        fake_mmio_write(a, c->io_width, *p);
 #else
     if (UART_IO_WIDTH(c) == 4) {
         volatile uint32_t *reg = (volatile uint32_t *)a;
-#pragma GCC unroll 4
-        for (uint32_t i = 0; i < n; i++)
-            *reg = p[i];
+#pragma GCC unroll 16
+        for (; p != end; p++)
+            *reg = *p;
     } else {
         volatile uint8_t *reg = (volatile uint8_t *)a;
-#pragma GCC unroll 4
-        for (uint32_t i = 0; i < n; i++)
-            *reg = p[i];
+#pragma GCC unroll 16
+        for (; p != end; p++)
+            *reg = *p;
     }
 #endif
 }

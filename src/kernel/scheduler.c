@@ -106,22 +106,33 @@ static __attribute__((noinline)) void idle_until_queued(void)
     cpu_acct_switch(prev);
 }
 
+/* schedule_locked, interrupts masked, the run queue's first entry `next`
+ * is missing or finished: the next ready task, idling until there is
+ * one (out of line: the common switch keeps no value across a call). */
+static __attribute__((noinline)) struct task *next_ready(struct task *next)
+{
+    for (;;) {
+        if (!next)
+            idle_until_queued();
+        else if (next->state != TASK_DONE)
+            return next;          /* (a done task may still have been woken) */
+        next = rq_pop();
+    }
+}
+
 /* Task context, interrupts masked, current->state already set: run the
  * next ready task (idling until there is one). */
 static inline __attribute__((always_inline)) void schedule_locked(void)
 {
-    struct task *next;
+    struct task *next = rq_pop();
 
-    for (;;) {
-        next = rq_pop();
-        if (!next)
-            idle_until_queued();
-        else if (next->state != TASK_DONE)
-            break;                /* (a done task may still have been woken) */
-    }
+    if (__builtin_expect(!next || next->state == TASK_DONE, 0))
+        next = next_ready(next);
     next->state = TASK_RUNNING;
-    if (next != current) {
-        struct task *prev = current;
+    /* current loaded again here (not kept from the caller's store of its
+     * state across next_ready: no register to save for it) */
+    struct task *prev = __atomic_load_n(&current, __ATOMIC_RELAXED);
+    if (next != prev) {
         check_stack(prev);
         current = next;
         cpu_acct_switch(&next->acct);

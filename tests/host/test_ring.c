@@ -12,7 +12,7 @@
 #define GUARD 16u      /* bytes checked on each side of the storage */
 #define GUARD_BYTE 0xA5u
 #define RANDOM_STEPS 20000
-#define NEAR_WRAP (UINT32_MAX - 5u)
+#define NEAR_WRAP ((ring_idx_t)-6)   /* the counters' maximum less 5 */
 
 /* Storage with guard zones to catch writes outside [0, cap). */
 static _Alignas(16) uint8_t arena[GUARD + MAX_CAP + GUARD];
@@ -86,7 +86,7 @@ static void fill_pattern(uint8_t *p, uint32_t n)
 
 /* One random run of RANDOM_STEPS operations on a ring of size cap whose
  * indices start at start. */
-static void random_run(uint32_t cap, uint32_t start)
+static void random_run(uint32_t cap, ring_idx_t start)
 {
     struct ring r;
     uint8_t tmp[MAX_CAP * 2];
@@ -254,7 +254,7 @@ static void test_wrap_straddle(void)
     CHECK(guards_ok(cap));
 }
 
-/* Counters crossing UINT32_MAX -> 0 keep used/free and contents right. */
+/* Counters crossing their maximum -> 0 keep used/free and contents right. */
 static void test_index_wrap(void)
 {
     const uint32_t cap = 16;
@@ -326,7 +326,7 @@ int main(void)
     for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
         random_run(caps[i], 0);
         random_run(caps[i], NEAR_WRAP);
-        random_run(caps[i], UINT32_MAX - caps[i] / 2);
+        random_run(caps[i], (ring_idx_t)-1 - caps[i] / 2);
     }
     return check_exit("ring");
 }

@@ -66,30 +66,50 @@ int irq_register(uint32_t irq, irq_handler_t fn, void *arg)
     return 0;
 }
 
-/* plic_isr, interrupts masked: a claim after the trap's first starts on
- * the ISR account (out of line: the first claim's path stays as short). */
-static __attribute__((noinline, cold)) void later_claim(void)
+/* plic_isr, interrupts masked: a source without a handler. */
+static __attribute__((noinline, cold, noreturn)) void no_handler(uint32_t irq)
 {
-    cpu_acct_switch(&cpu_acct_isr);
+    panic("PLIC: interrupt %lu has no handler", (unsigned long)irq);
+}
+
+/* plic_isr, interrupts masked: run claimed source irq's handler and
+ * complete it. The claim register is read from this hart's variable
+ * after the handler: only irq is kept across the call. */
+static inline __attribute__((always_inline)) void serve(uint32_t irq)
+{
+    if (__builtin_expect(irq >= PLIC_TABLE, 0))
+        no_handler(irq);
+    const struct irq_slot *h = &handlers[irq];
+    if (__builtin_expect(!h->fn, 0))
+        no_handler(irq);
+    h->fn(h->arg);
+    mmio_write32(claim_reg, irq);
+}
+
+/* plic_isr, interrupts masked: source irq, claimed after the trap's
+ * first, and any after it; each starts on the ISR account (a handler may
+ * have made another account the owner of its own claim:
+ * cpu_acct_retag). Out of line: the first claim's path stays as short. */
+static __attribute__((noinline, cold)) void later_claims(uint32_t irq)
+{
+    do {
+        cpu_acct_switch(&cpu_acct_isr);
+        serve(irq);
+        irq = mmio_read32(claim_reg);
+    } while (irq);
 }
 
 /* External interrupt, interrupts masked: claim, run the source's
- * handler, complete, until nothing is pending. A claim after the first
- * starts on the ISR account (a handler may have made another account
- * the owner of its own claim: cpu_acct_retag). */
+ * handler, complete, until nothing is pending (the claims after the
+ * first in later_claims). */
 void plic_isr(void)
 {
-    uintptr_t claim = claim_reg;
-    uint32_t irq = mmio_read32(claim);
+    uint32_t irq = mmio_read32(claim_reg);
 
-    while (irq) {
-        const struct irq_slot *h = &handlers[irq < PLIC_TABLE ? irq : 0];
-        if (!h->fn)
-            panic("PLIC: interrupt %lu has no handler", (unsigned long)irq);
-        h->fn(h->arg);
-        mmio_write32(claim, irq);
-        irq = mmio_read32(claim);
-        if (__builtin_expect(irq != 0, 0))
-            later_claim();
-    }
+    if (!irq)
+        return;
+    serve(irq);
+    irq = mmio_read32(claim_reg);
+    if (__builtin_expect(irq != 0, 0))
+        later_claims(irq);
 }

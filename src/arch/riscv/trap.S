@@ -1,8 +1,9 @@
 /* Trap entry for the image's privilege (csr.h): saves the integer context
- * on the current stack, calls trap_dispatch(frame), restores it. An
- * interrupt saves the caller-saved registers (the C handlers keep the
- * others) and the trap CSRs but tval; an exception, which never returns,
- * saves everything for the panic report. Interrupt handlers never switch
+ * on the current stack, and for an interrupt switches the CPU accounts,
+ * calls trap_dispatch(cause) and restores it. An interrupt saves the
+ * caller-saved registers (the C handlers keep the others) and the trap
+ * CSRs but tval; an exception, which never returns, saves everything for
+ * the panic report (trap_exception). Interrupt handlers never switch
  * tasks, so the frame always returns to the code it interrupted.
  *
  * CPU accounting covers every instruction of the trap (cycles: from the
@@ -12,10 +13,11 @@
  * here by the assembler against the distance between the labels), scaled
  * to counter units (cpu_acct_now.fix), are taken from (or added to) the
  * snapshot.
- * trap_dispatch charges from the entry snapshot, less the head, on; the
- * exit below charges the handler's account up to and including the xret
- * and makes the interrupted context's account (trap_dispatch's result)
- * the owner. */
+ * An interrupt charges the interrupted context's account up to the entry
+ * snapshot, less the head, and makes the ISR account the owner (as
+ * cpu_acct_switch_at); the exit charges the handler's account up to and
+ * including the xret and makes the interrupted context's account (kept
+ * in the frame) the owner again. */
 #include "cpu_acct.h"
 #include "csr.h"
 #include "trap.h"
@@ -31,37 +33,60 @@ trap_entry:
     sd      t0, 5*8(sp)
     sd      t1, 6*8(sp)
     rdcycle t0
-1:  rdinstret t1                        /* the head is trap_dispatch's to take off */
+1:  rdinstret t1                        /* the head is taken off below */
     .option pop
     .if (1b - trap_entry) != TRAP_ACCT_HEAD * 4
     .error "TRAP_ACCT_HEAD does not match the code"
     .endif
-    sd      t0, TRAP_FRAME_CYCLE(sp)
-    sd      t1, TRAP_FRAME_INSTRET(sp)
     /* Caller-saved registers: the handlers are C functions, which keep
      * the callee-saved ones. */
     .irp n, 1,7,10,11,12,13,14,15,16,17,28,29,30,31
     sd      x\n, \n*8(sp)
     .endr
-    csrr    t0, CSR_XEPC
-    sd      t0, TRAP_FRAME_EPC(sp)
-    csrr    t0, CSR_XSTATUS
-    sd      t0, TRAP_FRAME_STATUS(sp)
-    csrr    t0, CSR_XCAUSE
-    sd      t0, TRAP_FRAME_CAUSE(sp)
-    bltz    t0, 4f                      /* an interrupt */
+    csrr    t2, CSR_XEPC
+    sd      t2, TRAP_FRAME_EPC(sp)
+    csrr    t2, CSR_XSTATUS
+    sd      t2, TRAP_FRAME_STATUS(sp)
+    csrr    a0, CSR_XCAUSE
+    sd      a0, TRAP_FRAME_CAUSE(sp)
+    bltz    a0, 4f                      /* an interrupt */
     /* An exception ends in panic_trap(), which prints every register,
      * sp as it was and tval. */
     .irp n, 3,4,8,9,18,19,20,21,22,23,24,25,26,27
     sd      x\n, \n*8(sp)
     .endr
-    addi    t0, sp, TRAP_FRAME_SIZE
-    sd      t0, 2*8(sp)
-    csrr    t0, CSR_XTVAL
-    sd      t0, TRAP_FRAME_TVAL(sp)
-4:  mv      a0, sp
-    call    trap_dispatch
-    mv      t3, a0                      /* the interrupted context's account */
+    addi    t2, sp, TRAP_FRAME_SIZE
+    sd      t2, 2*8(sp)
+    csrr    t2, CSR_XTVAL
+    sd      t2, TRAP_FRAME_TVAL(sp)
+    mv      a0, sp
+    call    trap_exception              /* does not return */
+
+    /* An interrupt: the time up to the snapshot (t0, t1 less the head)
+     * to the interrupted context's account, the ISR account the owner. */
+4:  addi    t2, tp, %tprel_lo(cpu_acct_now)   /* this hart's (sections.ld: in reach) */
+    ld      t3, CPU_ACCT_NOW_FIX + 8 * CPU_ACCT_FIX_TRAP_HEAD(t2)
+    ld      a1, CPU_ACCT_NOW_OWNER(t2)  /* the interrupted context's account */
+    ld      a2, CPU_ACCT_NOW_CYCLE(t2)
+    ld      a3, CPU_ACCT_NOW_INSTRET(t2)
+    sub     t1, t1, t3                  /* at the trap's first instruction */
+    sd      t0, CPU_ACCT_NOW_CYCLE(t2)
+    sd      t1, CPU_ACCT_NOW_INSTRET(t2)
+    sub     a2, t0, a2
+    sub     a3, t1, a3
+    ld      t0, CPU_ACCT_CYCLES(a1)
+    ld      t1, CPU_ACCT_INSTRET(a1)
+    add     t0, t0, a2
+    add     t1, t1, a3
+    sd      t0, CPU_ACCT_CYCLES(a1)
+    sd      t1, CPU_ACCT_INSTRET(a1)
+    addi    t3, tp, %tprel_lo(cpu_acct_isr)
+    sd      t3, CPU_ACCT_NOW_OWNER(t2)
+    sd      a1, TRAP_FRAME_ACCT(sp)
+    sd      sp, %tprel_lo(trap_irq_frame)(tp)
+    call    trap_dispatch               /* a0: the cause */
+    sd      zero, %tprel_lo(trap_irq_frame)(tp)
+    ld      t3, TRAP_FRAME_ACCT(sp)     /* the interrupted context's account */
 
     ld      t0, TRAP_FRAME_EPC(sp)
     csrw    CSR_XEPC, t0

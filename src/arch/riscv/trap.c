@@ -13,13 +13,15 @@
 
 void trap_entry(void);
 
-static HART_LOCAL struct trap_frame *irq_frame;   /* frame of the interrupt being handled */
+/* The frame of the interrupt being handled, NULL elsewhere: trap_entry
+ * sets it before trap_dispatch and clears it after. */
+HART_LOCAL struct trap_frame *trap_irq_frame;
 static void (*on_timer)(void);                    /* trap_init's timer handler */
 
 /* Interrupt handlers: the interrupted context's frame (NULL elsewhere). */
 struct trap_frame *trap_interrupted_frame(void)
 {
-    return irq_frame;
+    return trap_irq_frame;
 }
 
 /* Boot of each hart: direct-mode vector for every trap, the timer
@@ -31,28 +33,24 @@ void trap_init(void (*timer)(void))
     csr_write(CSR_XTVEC, (unsigned long)trap_entry);
 }
 
-/* Trap entry, interrupts masked: the interrupt's time, from the trap's
- * first instruction, goes to the ISR account; trap_entry switches back. */
-struct cpu_acct *trap_dispatch(struct trap_frame *f)
+/* Trap entry, an exception, interrupts masked: the panic report. */
+void trap_exception(struct trap_frame *f)
 {
-    if (!(f->cause & CAUSE_INTERRUPT_BIT))
-        panic_trap(f, "exception");
-    struct cpu_acct *prev = cpu_acct_switch_at(
-        &cpu_acct_isr, f->entry_cycle, f->entry_instret - cpu_acct_now.fix[CPU_ACCT_FIX_TRAP_HEAD]);
-    irq_frame = f;
-    switch (f->cause & ~CAUSE_INTERRUPT_BIT) {
-    case IRQ_XTIMER:
-        __atomic_load_n(&on_timer, __ATOMIC_RELAXED)();
-        break;
-    case IRQ_XEXT:
+    panic_trap(f, "exception");
+}
+
+/* Trap entry, an interrupt, interrupts masked, on the ISR account (from
+ * the trap's first instruction; trap_entry switches back): the external
+ * interrupt first (the UART's), then the timer and the IPI. */
+void trap_dispatch(unsigned long cause)
+{
+    unsigned long irq = cause & ~CAUSE_INTERRUPT_BIT;
+    if (irq == IRQ_XEXT)
         plic_isr();
-        break;
-    case IRQ_XSOFT:
+    else if (irq == IRQ_XTIMER)
+        __atomic_load_n(&on_timer, __ATOMIC_RELAXED)();
+    else if (irq == IRQ_XSOFT)
         ipi_isr();
-        break;
-    default:
-        panic_trap(f, "unexpected interrupt");
-    }
-    irq_frame = 0;
-    return prev;
+    else
+        panic_trap(trap_irq_frame, "unexpected interrupt");
 }

@@ -30,7 +30,7 @@
 
 const char uart_be_name[] = "async";
 
-enum tx_state { TX_OFF, TX_ON, TX_EMPTY };
+enum tx_state { TX_ON, TX_OFF, TX_EMPTY };   /* TX_ON 0: the refill's test is one branch */
 
 /* A port's engine state (p->eng). */
 struct async_tx {
@@ -66,16 +66,18 @@ static inline void tx_enter(struct uart_port *p, enum tx_state s)
 
 /* The port lock held: ring bytes into the FIFO, as many as it has room for
  * (never more: a DW FIFO may be partly full), in two runs when the ring
- * wraps. Returns the bytes sent; *fifo_was_empty: the FIFO held nothing;
+ * wraps, and the refill's counters; no TX state. Returns the bytes sent;
+ * *room: the FIFO's room it found (its depth: the FIFO held nothing);
  * *left: the bytes still in the ring. */
-static inline __attribute__((always_inline)) unsigned refill(struct uart_port *p,
-                                                             bool *fifo_was_empty, uint32_t *left)
+static inline __attribute__((always_inline)) ring_idx_t refill_load(struct uart_port *p,
+                                                                  unsigned *fifo_room,
+                                                                  ring_idx_t *left)
 {
     unsigned room = uart_lower.tx_room(&p->hw);
     const uint8_t *b;
-    uint32_t first, used, n = ring_peek(&p->tx, room, &b, &first, &used);
+    ring_idx_t first, used, n = ring_peek(&p->tx, room, &b, &first, &used);
 
-    *fifo_was_empty = room == p->hw.fifo_depth;
+    *fifo_room = room;
     *left = used - n;
     if (!room) {
         p->ctr.hw_send_zero++;
@@ -89,12 +91,21 @@ static inline __attribute__((always_inline)) unsigned refill(struct uart_port *p
             p->ctr.ring_pop_calls++;
         }
         ring_release(&p->tx, n);
-        if (tx_of(p)->state == TX_EMPTY)
-            tx_enter(p, TX_OFF);
         p->ctr.hw_send_bytes += n;
         if (n > p->ctr.hw_send_max_chunk)
             p->ctr.hw_send_max_chunk = n;
     }
+    return n;
+}
+
+/* The port lock held (kick): refill_load, and a refill that sends ends
+ * TX_EMPTY. */
+static inline __attribute__((always_inline)) ring_idx_t refill(struct uart_port *p, ring_idx_t *left)
+{
+    unsigned room;
+    ring_idx_t n = refill_load(p, &room, left);
+    if (n && tx_of(p)->state == TX_EMPTY)
+        tx_enter(p, TX_OFF);
     return n;
 }
 
@@ -109,30 +120,30 @@ void async_init(struct uart_port *p)
     ring_init(&p->tx, t->store, sizeof t->store);
 }
 
-/* UART interrupt (hart 0), the port lock held: refill. The TX interrupt stays on
- * while the ring has bytes, or while a drainer waits for the FIFO to
- * empty: that event (ring and FIFO really empty; a TX_ROOM entry may
- * come with the FIFO still holding bytes) moves to TX_EMPTY and wakes
- * the drainers; a drainer with later bytes behind its own asks to be
- * woken at each refill. Without a drainer the last refill turns the interrupt off
- * at once: none is spent on an event nobody waits for. Writers are woken
- * when the ring has the room they wait for. */
-void async_tx_irq(struct uart_port *p, enum uart_cause c)
+/* async_tx_irq, after its refill (sent bytes; the FIFO's room it found;
+ * used bytes left in the ring), the port lock held: the TX state's changes and
+ * the wakes (out of line: the common refill needs none of them and keeps
+ * no value across a call). The TX interrupt stays on while the ring has
+ * bytes, or while a drainer waits for the FIFO to empty: that event (ring
+ * and FIFO really empty; a TX_ROOM entry may come with the FIFO still
+ * holding bytes) moves to TX_EMPTY and wakes the drainers; a drainer with
+ * later bytes behind its own asks to be woken at each refill. Without a
+ * drainer the last refill turns the interrupt off at once: none is spent
+ * on an event nobody waits for. Writers are woken when the ring has the
+ * room they wait for. */
+static __attribute__((noinline)) void tx_irq_events(struct uart_port *p, ring_idx_t sent,
+                                                    unsigned room, ring_idx_t used)
 {
     struct async_tx *t = tx_of(p);
-    bool fifo_empty;
 
-    if (c == UART_CAUSE_TX_ROOM && t->state != TX_ON)
-        return;
-    p->ctr.tx_irqs++;
-    uint32_t used;
-    unsigned sent = refill(p, &fifo_empty, &used);
-    if (__builtin_expect(t->refill_wake, 0) && sent) {
+    if (sent && t->state == TX_EMPTY)
+        tx_enter(p, TX_OFF);
+    if (t->refill_wake && sent) {
         t->refill_wake = false;
         waitq_wake_all(&p->drain);
     }
     if (used == 0) {
-        if (sent == 0 && fifo_empty)
+        if (sent == 0 && room == p->hw.fifo_depth)
             tx_enter(p, TX_EMPTY);
         else if (sent && !waitq_active(&p->drain))
             tx_enter(p, TX_OFF);
@@ -143,6 +154,26 @@ void async_tx_irq(struct uart_port *p, enum uart_cause c)
     }
 }
 
+/* UART interrupt (hart 0), the port lock held: refill, then
+ * tx_irq_events when the refill changes the TX state or wakes anybody
+ * (a TX state other than TX_ON, a drainer's refill wake, an empty ring,
+ * a writer's room). */
+void async_tx_irq(struct uart_port *p, enum uart_cause c)
+{
+    struct async_tx *t = tx_of(p);
+    enum tx_state s = t->state;
+    unsigned room;
+    ring_idx_t used;
+
+    if (c == UART_CAUSE_TX_ROOM && s != TX_ON)
+        return;
+    ring_idx_t sent = refill_load(p, &room, &used);
+    p->ctr.tx_irqs++;                         /* after the loads: no store between them */
+    if (s != TX_ON || __builtin_expect(t->refill_wake, 0) || used == 0 ||
+        (waitq_active(&p->tx_space) && ring_capacity(&p->tx) - used >= p->tx_wanted))
+        tx_irq_events(p, sent, room, used);
+}
+
 /* kick, the TX interrupt maybe off: the look and the loads under the
  * port lock (out of line: kick's common early return stays short). */
 static __attribute__((noinline)) void kick_locked(struct uart_port *p)
@@ -150,11 +181,10 @@ static __attribute__((noinline)) void kick_locked(struct uart_port *p)
     unsigned long f = irq_save();
     bool took = port_lock_masked(p);
     if (tx_of(p)->state != TX_ON && ring_used(&p->tx)) {
-        bool fifo_empty;
-        uint32_t left;
+        ring_idx_t left;
         do
             p->ctr.hw_send_calls++;          /* refills outside the interrupt */
-        while (refill(p, &fifo_empty, &left) && left);
+        while (refill(p, &left) && left);
         if (left)
             tx_enter(p, TX_ON);
     }

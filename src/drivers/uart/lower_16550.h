@@ -62,7 +62,7 @@ static inline bool l16550_tx_ready(struct uart_hw *h)
 }
 
 /* Masked. */
-static inline void l16550_tx_load(struct uart_hw *h, const uint8_t *p, unsigned n)
+static inline void l16550_tx_load(struct uart_hw *h, const uint8_t *p, size_t n)
 {
     uart_write_burst(h->cfg, UART_THR, p, n);
 }
@@ -107,9 +107,9 @@ static inline void l16550_timing(const struct uart_cfg *c, struct uart_timing *t
  * cause another read cleared) may have been the TX FIFO's room: TX_ROOM. */
 static inline enum uart_cause l16550_cause_of(struct uart_hw *h, uint32_t iir, bool entry)
 {
-    switch (iir) {
-    case UART_IIR_THRI:
+    if (iir == UART_IIR_THRI)                /* the common one, first (no jump table) */
         return UART_CAUSE_TX;
+    switch (iir) {
     case UART_IIR_NO_INT:
         return entry ? UART_CAUSE_TX_ROOM : UART_CAUSE_NONE;
     case UART_IIR_RDI:

@@ -59,7 +59,7 @@ static inline unsigned sifive_tx_room(struct uart_hw *h)
 }
 
 /* Masked: n <= tx_room() bytes into txdata. */
-static inline void sifive_tx_load(struct uart_hw *h, const uint8_t *p, unsigned n)
+static inline void sifive_tx_load(struct uart_hw *h, const uint8_t *p, size_t n)
 {
     uart_write_burst(h->cfg, SIFIVE_TXDATA, p, n);
 }

@@ -13,6 +13,7 @@
 #define UART_LOWER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "uart_regs.h"
 
@@ -72,7 +73,7 @@ struct uart_lower {
      * alone (a polling loop: nothing else read or cleared). */
     bool (*tx_ready)(struct uart_hw *h);
     /* Masked: store n <= tx_room() bytes. */
-    void (*tx_load)(struct uart_hw *h, const uint8_t *p, unsigned n);
+    void (*tx_load)(struct uart_hw *h, const uint8_t *p, size_t n);
     /* Any: FIFO and shifter empty (UART_CAP_TEMT), else FIFO empty. */
     bool (*tx_empty)(struct uart_hw *h);
     /* Any: bytes still in the FIFO and shifter (exact or a bound). */
