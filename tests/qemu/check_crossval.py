@@ -37,9 +37,13 @@ from uartreport import parse  # noqa: E402
 POINTS = ["115200/16/1", "115200/16/8", "921600/64/1", "921600/64/8", "3000000/1/1"]
 SECTIONS = "sections=S10,S20,S32,S33,S41"
 # Instructions a seam call costs the driver over the device's access: an
-# inline load or store at the board's constant stride (uart_regs.h); 2.0
-# to 4.0 while the device's access looked its stride and width up.
-CALL_COST = (10.0, 14.0)
+# inline load or store at the board's constant stride (uart_regs.h), in a
+# TX refill that is a leaf function with its THR burst unrolled (the
+# model's build calls the model at each access or burst and keeps the
+# refill's frame of nine saved registers): 18.3 measured; 10.0 to 14.0 before the
+# refill became a leaf; 2.0 to 4.0 while the device's access looked its
+# stride and width up.
+CALL_COST = (16.0, 20.0)
 FIXED_SPREAD = 64           # instructions the rest may vary between sizes (a wake-up)
 TIGHT = ("115200/16/1", "115200/16/8")
 
