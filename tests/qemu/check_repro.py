@@ -34,8 +34,8 @@ def busy():
     both cores stay busy and QEMU's threads are preempted at random points
     (a loop that only spins does not show a host-timing dependency that
     this load shows within a few runs). At the lowest priority (nice 19):
-    it takes the CPU time the boots and any other work leave, so a test
-    suite's other tests run beside it at full speed."""
+    it takes the CPU time the boots leave and preempts them whenever it
+    wakes, without slowing them to half speed."""
     return subprocess.Popen(["nice", "-n", "19", "sh", "-c", "while :; do /bin/true; done"],
                             stdin=subprocess.DEVNULL, start_new_session=True)
 
