@@ -164,8 +164,10 @@ void cpu_acct_read(struct cpu_totals *out);
  * switch (this hart's: up to now, as cpu_acct_read). */
 void cpu_acct_read_hart(unsigned h, struct cpu_totals *out);
 
-/* Trap dispatch, interrupts masked: as cpu_acct_switch, at counter
- * values c, i taken earlier (the trap's first instruction). */
+/* cpu_acct_switch, interrupts masked: make `to` the owner at counter
+ * values c, i (the time up to them charged to the old owner). trap.S's
+ * interrupt entry does the same switch in assembly, at the trap's first
+ * instruction, with no C frame. */
 static inline struct cpu_acct *cpu_acct_switch_at(struct cpu_acct *to, uint64_t c, uint64_t i)
 {
     struct cpu_acct_now *n = &cpu_acct_now;

@@ -10,6 +10,16 @@
 #define WORD sizeof(uint64_t)
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "ring_copy shifts little-endian words");
 
+/* ring_copy and its word copies: the bytes [src, end) one by one; returns
+ * dst past them. */
+static inline __attribute__((always_inline)) uint8_t *copy_bytes(uint8_t *dst, const uint8_t *src,
+                                                                 const uint8_t *end)
+{
+    for (; src != end; src++, dst++)
+        *dst = *src;
+    return dst;
+}
+
 /* ring_copy's words: one aligned 8-byte load or store. */
 static inline uint64_t word_load(const uint8_t *p)
 {
@@ -58,8 +68,7 @@ static inline __attribute__((always_inline)) void copy_words(uint8_t *dst, const
     COPY_IF_LEFT(2)
     COPY_IF_LEFT(1)
 #undef COPY_IF_LEFT
-    for (; src != end; src++, dst++)
-        *dst = *src;
+    copy_bytes(dst, src, end);
 }
 
 /* ring_copy, when source and destination differ in alignment mod 8:
@@ -83,8 +92,7 @@ static inline __attribute__((always_inline)) void copy_shifted(uint8_t *dst, con
     }
     for (unsigned i = 0; i < m; i++)
         *dst++ = (uint8_t)(carry >> (8 * i));
-    for (; src != end; src++, dst++)
-        *dst = *src;
+    copy_bytes(dst, src, end);
 }
 
 /* ring_push/ring_pop (the caller's context): n bytes, by words where the
@@ -97,8 +105,7 @@ static inline __attribute__((always_inline)) void ring_copy(uint8_t *dst, const 
 {
     const uint8_t *end = src + n;
     if (n < 4 * WORD) {
-        for (; src != end; src++, dst++)
-            *dst = *src;
+        copy_bytes(dst, src, end);
     } else if ((((uintptr_t)dst ^ (uintptr_t)src) & (WORD - 1)) == 0) {
         copy_words(dst, src, end);
     } else {

@@ -98,15 +98,30 @@ static inline __attribute__((always_inline)) ring_idx_t refill_load(struct uart_
     return n;
 }
 
-/* The port lock held (kick): refill_load, and a refill that sends ends
- * TX_EMPTY. */
+/* refill, tx_irq_events, the port lock held: a refill that sent bytes
+ * ends TX_EMPTY. */
+static inline __attribute__((always_inline)) void sent_ends_empty(struct uart_port *p,
+                                                                  ring_idx_t sent)
+{
+    if (sent && tx_of(p)->state == TX_EMPTY)
+        tx_enter(p, TX_OFF);
+}
+
+/* The port lock held (kick): refill_load, then sent_ends_empty. */
 static inline __attribute__((always_inline)) ring_idx_t refill(struct uart_port *p, ring_idx_t *left)
 {
     unsigned room;
     ring_idx_t n = refill_load(p, &room, left);
-    if (n && tx_of(p)->state == TX_EMPTY)
-        tx_enter(p, TX_OFF);
+    sent_ends_empty(p, n);
     return n;
+}
+
+/* async_tx_irq, tx_irq_events, the port lock held: a writer waits and the
+ * ring, with used bytes in it, has the room it waits for. */
+static inline __attribute__((always_inline)) bool writer_room(struct uart_port *p,
+                                                              ring_idx_t used)
+{
+    return waitq_active(&p->tx_space) && ring_capacity(&p->tx) - used >= p->tx_wanted;
 }
 
 /* Boot task: p's state from its slot, the ring empty, TX off. */
@@ -136,8 +151,7 @@ static __attribute__((noinline)) void tx_irq_events(struct uart_port *p, ring_id
 {
     struct async_tx *t = tx_of(p);
 
-    if (sent && t->state == TX_EMPTY)
-        tx_enter(p, TX_OFF);
+    sent_ends_empty(p, sent);
     if (t->refill_wake && sent) {
         t->refill_wake = false;
         waitq_wake_all(&p->drain);
@@ -148,7 +162,7 @@ static __attribute__((noinline)) void tx_irq_events(struct uart_port *p, ring_id
         else if (sent && !waitq_active(&p->drain))
             tx_enter(p, TX_OFF);
     }
-    if (waitq_active(&p->tx_space) && ring_capacity(&p->tx) - used >= p->tx_wanted) {
+    if (writer_room(p, used)) {
         p->tx_wanted = UINT32_MAX;
         waitq_wake_all(&p->tx_space);
     }
@@ -169,8 +183,7 @@ void async_tx_irq(struct uart_port *p, enum uart_cause c)
         return;
     ring_idx_t sent = refill_load(p, &room, &used);
     p->ctr.tx_irqs++;                         /* after the loads: no store between them */
-    if (s != TX_ON || __builtin_expect(t->refill_wake, 0) || used == 0 ||
-        (waitq_active(&p->tx_space) && ring_capacity(&p->tx) - used >= p->tx_wanted))
+    if (s != TX_ON || __builtin_expect(t->refill_wake, 0) || used == 0 || writer_room(p, used))
         tx_irq_events(p, sent, room, used);
 }
 
