@@ -1,22 +1,21 @@
-/* The UART terminal's file interface, one module: file descriptors (open,
- * close, read, write, writev, fcntl), output processing (ONLCR: '\n' out
- * as "\r\n", the one place it is done), terminal control (termios,
- * tcdrain, ioctl) and the layer's init and statistics. The termios state
- * belongs to the device, shared by every fd; read timing (VMIN, VTIME) is
- * read_timing.c's; posix_io.h has the semantics. */
+/* The UART terminal's file interface: file descriptors (open, close,
+ * read, write, writev, fcntl), output processing (ONLCR: '\n' out as
+ * "\r\n", the one place it is done), tcdrain, and the layer's state, init
+ * and statistics. The termios state belongs to the device, shared by every
+ * fd; termios and ioctl are posix_ctl.c's, on what posix_priv.h exports;
+ * read timing (VMIN, VTIME) is read_timing.c's; posix_io.h has the
+ * semantics. */
 #include <stdarg.h>
 #include <stdbool.h>
-#include <limits.h>
 #include <string.h>
 #include "posix_io.h"
+#include "posix_priv.h"
 
 #define OPEN_FLAGS_OK  (O_ACCMODE | O_NONBLOCK | O_NOCTTY)
 /* F_SETFL ignores the access mode bits, as POSIX says (F_GETFL returns them). */
 #define SETFL_FLAGS_OK (O_ACCMODE | O_NONBLOCK)
 #define STDIO_FDS      3                       /* 0, 1, 2 pre-opened */
 #define IO_SSIZE_MAX   ((size_t)PTRDIFF_MAX)   /* largest count a call returns */
-#define OFLAG_OK       (OPOST | ONLCR)
-#define FLUSH_SCRATCH  64          /* TCSAFLUSH: bytes discarded per read */
 
 _Static_assert(sizeof(ssize_t) == sizeof(ptrdiff_t), "ssize_t width");
 
@@ -42,8 +41,8 @@ static tcflag_t oflag;            /* the device's termios c_oflag, 0 at boot */
 static int posix_fault_after = -1;   /* write calls left before the injected failure */
 static int fault_err;
 
-/* Any task: set errno, return -1. */
-static int fail(int err)
+/* Any task (here and posix_ctl.c): set errno, return -1. */
+int posix_fail(int err)
 {
     errno = err;
     return -1;
@@ -67,8 +66,8 @@ static struct posix_file *file_for(int fd, int denied)
     return f && (f->flags & O_ACCMODE) != denied ? f : NULL;
 }
 
-/* Any task (tcdrain, termios, ioctl): is fd open? */
-static bool fd_valid(int fd)
+/* Any task (tcdrain; termios and ioctl, posix_ctl.c): is fd open? */
+bool posix_fd_valid(int fd)
 {
     return file_get(fd) != NULL;
 }
@@ -96,20 +95,20 @@ int POSIX_NAME(open)(const char *path, int flags, ...)
 {
     bool known = false;
     if (!path)
-        return fail(EFAULT);
+        return posix_fail(EFAULT);
     if ((flags & ~OPEN_FLAGS_OK) || (flags & O_ACCMODE) == O_ACCMODE)
-        return fail(EINVAL);
+        return posix_fail(EINVAL);
     for (size_t i = 0; i < sizeof dev_names / sizeof dev_names[0]; i++)
         known |= strcmp(path, dev_names[i]) == 0;
     if (!known)
-        return fail(ENOENT);
+        return posix_fail(ENOENT);
     for (int fd = 0; fd < POSIX_FD_MAX; fd++) {
         if (!files[fd].open) {
             files[fd] = (struct posix_file){ true, flags & (O_ACCMODE | O_NONBLOCK) };
             return fd;
         }
     }
-    return fail(EMFILE);
+    return posix_fail(EMFILE);
 }
 
 /* Any task: release fd (the device stays as it is). */
@@ -117,7 +116,7 @@ int POSIX_NAME(close)(int fd)
 {
     struct posix_file *f = file_get(fd);
     if (!f)
-        return fail(EBADF);
+        return posix_fail(EBADF);
     f->open = false;
     return 0;
 }
@@ -128,7 +127,7 @@ int POSIX_NAME(close)(int fd)
 static struct posix_file *io_file(int fd, int denied, const void *buf, size_t n, ssize_t *r)
 {
     struct posix_file *f = file_for(fd, denied);
-    *r = !f ? fail(EBADF) : n == 0 ? 0 : !buf ? fail(EFAULT) : 1;
+    *r = !f ? posix_fail(EBADF) : n == 0 ? 0 : !buf ? posix_fail(EFAULT) : 1;
     return *r == 1 ? f : NULL;
 }
 
@@ -141,7 +140,7 @@ ssize_t POSIX_NAME(read)(int fd, void *buf, size_t n)
     if (!f)
         return r;
     r = posix_be_read(buf, n < IO_SSIZE_MAX ? n : IO_SSIZE_MAX, f->flags & O_NONBLOCK);
-    return r < 0 ? fail((int)-r) : r;
+    return r < 0 ? posix_fail((int)-r) : r;
 }
 
 /* Any task: F_GETFL, F_SETFL (O_NONBLOCK of this fd). */
@@ -149,23 +148,24 @@ int POSIX_NAME(fcntl)(int fd, int cmd, ...)
 {
     struct posix_file *f = file_get(fd);
     if (!f)
-        return fail(EBADF);
+        return posix_fail(EBADF);
     if (cmd == F_GETFL)
         return f->flags;
     if (cmd != F_SETFL)
-        return fail(EINVAL);
+        return posix_fail(EINVAL);
     va_list ap;
     va_start(ap, cmd);
     int fl = va_arg(ap, int);
     va_end(ap);
     if (fl & ~SETFL_FLAGS_OK)
-        return fail(EINVAL);
+        return posix_fail(EINVAL);
     f->flags = (f->flags & O_ACCMODE) | (fl & O_NONBLOCK);
     return 0;
 }
 
-/* Any task (ioctl FIONBIO): set or clear O_NONBLOCK of an open fd. */
-static void fd_set_nonblock(int fd, bool on)
+/* Any task (ioctl FIONBIO, posix_ctl.c): set or clear O_NONBLOCK of an
+ * open fd. */
+void posix_fd_set_nonblock(int fd, bool on)
 {
     struct posix_file *f = file_get(fd);
     if (f)
@@ -310,14 +310,14 @@ static ssize_t out(const struct posix_file *f, const struct iovec *iov, int cnt)
     bool nonblock = f->flags & O_NONBLOCK;
     int err;
     if (posix_fault_after >= 0 && fault_write_due(&err))
-        return err ? fail(err) : 0;
+        return err ? posix_fail(err) : 0;
     if (uart_be_turn_take(nonblock))
-        return fail(EAGAIN);
+        return posix_fail(EAGAIN);
     ssize_t r = onlcr_on() ? out_onlcr(iov, cnt, nonblock)
                 : cnt == 1        ? be_put(iov->iov_base, iov->iov_len, nonblock)
                                   : out_raw(iov, cnt, nonblock);
     uart_be_turn_give();
-    return r < 0 ? fail((int)-r) : r;
+    return r < 0 ? posix_fail((int)-r) : r;
 }
 
 /* Any task: queue bytes for the UART (blocking fds: all of them). */
@@ -337,16 +337,16 @@ ssize_t POSIX_NAME(writev)(int fd, const struct iovec *iov, int iovcnt)
     struct posix_file *f = file_for(fd, O_RDONLY);
     size_t total = 0;
     if (!f)
-        return fail(EBADF);
+        return posix_fail(EBADF);
     if (iovcnt <= 0 || iovcnt > POSIX_IO_IOV_MAX)
-        return fail(EINVAL);
+        return posix_fail(EINVAL);
     if (!iov)
-        return fail(EFAULT);
+        return posix_fail(EFAULT);
     for (int i = 0; i < iovcnt; i++) {
         if (iov[i].iov_len && !iov[i].iov_base)
-            return fail(EFAULT);
+            return posix_fail(EFAULT);
         if (iov[i].iov_len > IO_SSIZE_MAX - total)
-            return fail(EINVAL);
+            return posix_fail(EINVAL);
         total += iov[i].iov_len;
     }
     return total ? out(f, iov, iovcnt) : 0;
@@ -374,7 +374,7 @@ void posix_console_out(const char *s, size_t n)
     uart_be_turn_give();
 }
 
-/* ---- terminal control: termios, tcdrain, ioctl ------------------------- */
+/* ---- the layer's state, tcdrain (termios and ioctl: posix_ctl.c) ------- */
 
 /* Boot (kernel init) or host test: back to the boot state: fds 0-2 open,
  * the others closed, no '\r' pending, termios and statistics at their
@@ -396,9 +396,9 @@ void posix_io_get_stats(struct posix_io_stats *out)
     *out = stats;
 }
 
-/* Any task (tcdrain, TCSBRK, tcsetattr): wait until the wire is idle;
- * 0 or -EIO (backend timeout, counted). */
-static int tty_drain(void)
+/* Any task (tcdrain; TCSBRK and tcsetattr, posix_ctl.c): wait until the
+ * wire is idle; 0 or -EIO (backend timeout, counted). */
+int posix_tty_drain(void)
 {
     if (uart_be_drain() < 0) {
         __atomic_fetch_add(&stats.drain_eio, 1, __ATOMIC_RELAXED);   /* drainers on any hart */
@@ -407,121 +407,24 @@ static int tty_drain(void)
     return 0;
 }
 
-/* Any task (TCSAFLUSH): discard input received but not read. */
-static void tty_discard_input(void)
-{
-    char scratch[FLUSH_SCRATCH];
-    while (uart_be_read(scratch, sizeof scratch, true) > 0)
-        ;
-}
-
 /* Any task: wait until every byte written has left the wire. */
 int POSIX_NAME(tcdrain)(int fd)
 {
-    if (!fd_valid(fd))
-        return fail(EBADF);
-    int r = tty_drain();
-    return r < 0 ? fail(-r) : 0;
+    if (!posix_fd_valid(fd))
+        return posix_fail(EBADF);
+    int r = posix_tty_drain();
+    return r < 0 ? posix_fail(-r) : 0;
 }
 
-/* Any task: the device's termios; c_oflag, VMIN and VTIME carry state. */
-int POSIX_NAME(tcgetattr)(int fd, struct termios *t)
+/* Any task (tcgetattr, posix_ctl.c): the device's c_oflag. */
+tcflag_t posix_oflag(void)
 {
-    if (!fd_valid(fd))
-        return fail(EBADF);
-    if (!t)
-        return fail(EFAULT);
-    memset(t, 0, sizeof *t);
-    t->c_oflag = oflag;
-    posix_read_timing_get(t);
-    return 0;
+    return oflag;
 }
 
-/* Any task: set c_oflag (OPOST|ONLCR), VMIN and VTIME now, after a drain
- * (TCSADRAIN), or after a drain and discarding unread input (TCSAFLUSH). */
-int POSIX_NAME(tcsetattr)(int fd, int actions, const struct termios *t)
+/* Any task (tcsetattr, posix_ctl.c, after its drain): the device's
+ * c_oflag from now on. */
+void posix_oflag_set(tcflag_t f)
 {
-    if (!fd_valid(fd))
-        return fail(EBADF);
-    if (!t)
-        return fail(EFAULT);
-    if (actions != TCSANOW && actions != TCSADRAIN && actions != TCSAFLUSH)
-        return fail(EINVAL);
-    if ((t->c_oflag & ~(tcflag_t)OFLAG_OK) || t->c_iflag || t->c_lflag ||
-        !posix_read_timing_ok(t))
-        return fail(EINVAL);
-    if (actions != TCSANOW) {
-        int r = tty_drain();
-        if (r < 0)
-            return fail(-r);
-        if (actions == TCSAFLUSH)
-            tty_discard_input();
-    }
-    oflag = t->c_oflag;
-    posix_read_timing_set(t);
-    return 0;
-}
-
-/* Any task (ioctl): store a byte count as an int, saturating. */
-static void put_count(int *out, size_t n)
-{
-    *out = n > INT_MAX ? INT_MAX : (int)n;
-}
-
-/* Any task (ioctl): the requests that take a pointer; 0 or -errno. */
-static int ioctl_ptr(int fd, unsigned long request, void *arg)
-{
-    int *iarg = arg;
-    if (!arg)
-        return -EFAULT;
-    switch (request) {
-    case FIONBIO:
-        fd_set_nonblock(fd, *iarg != 0);
-        return 0;
-    case FIONREAD:
-        put_count(iarg, uart_be_rx_available());
-        return 0;
-    case TIOCOUTQ:
-        put_count(iarg, uart_be_tx_pending());
-        return 0;
-    case UART_IOC_GET_COUNTERS:
-        return uart_be_counters(arg);
-    case UART_IOC_LOOPBACK:
-        if (*iarg != 0 && *iarg != 1)
-            return -EINVAL;
-        return uart_be_set_loopback(*iarg == 1);
-    default:
-        return -ENOTTY;
-    }
-}
-
-/* Any task: terminal and UART requests (posix_io.h lists them). The third
- * argument is read only for requests that take one. */
-int POSIX_NAME(ioctl)(int fd, unsigned long request, ...)
-{
-    va_list ap;
-    int r;
-    if (!fd_valid(fd))
-        return fail(EBADF);
-    va_start(ap, request);
-    switch (request) {
-    case UART_IOC_RESET_COUNTERS:
-        r = uart_be_counters_reset();
-        break;
-    case TCSBRK:
-        r = va_arg(ap, int) ? tty_drain() : -EINVAL;
-        break;
-    case FIONBIO:
-    case FIONREAD:
-    case TIOCOUTQ:
-    case UART_IOC_GET_COUNTERS:
-    case UART_IOC_LOOPBACK:
-        r = ioctl_ptr(fd, request, va_arg(ap, void *));
-        break;
-    default:
-        r = -ENOTTY;
-        break;
-    }
-    va_end(ap);
-    return r < 0 ? fail(-r) : 0;
+    oflag = f;
 }

@@ -5,7 +5,7 @@
 
 set(IO_TESTS_DIR ${CMAKE_CURRENT_LIST_DIR})
 set(IO_POSIX_SRC ${IO_TESTS_DIR}/fake_backend.c
-  ${SRC}/io/posix.c ${SRC}/io/posix_time.c ${SRC}/io/read_timing.c)
+  ${SRC}/io/posix.c ${SRC}/io/posix_ctl.c ${SRC}/io/posix_time.c ${SRC}/io/read_timing.c)
 
 host_test(posix ${IO_TESTS_DIR}/test_posix.c ${IO_POSIX_SRC})
 host_test(posix_ctl ${IO_TESTS_DIR}/test_posix_ctl.c ${IO_POSIX_SRC})

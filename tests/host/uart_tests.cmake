@@ -207,7 +207,7 @@ set(UART_SMP_FAKES ${UART_TESTS_DIR}/fake_kernel_threads.c ${UART_TESTS_DIR}/fak
                    ${UART_TESTS_DIR}/fake_uart_bus.c
                    ${UART_TESTS_DIR}/fake_uart.c ${UART_TESTS_DIR}/fake_uart_fifo.c
                    ${UART_TESTS_DIR}/fake_uart_regs.c ${SRC}/kernel/sleep.c
-                   ${SRC}/io/posix.c ${SRC}/io/posix_time.c
+                   ${SRC}/io/posix.c ${SRC}/io/posix_ctl.c ${SRC}/io/posix_time.c
                    ${SRC}/io/read_timing.c)
 foreach(engine async console copier)
   string(TOUPPER ${engine} _en)

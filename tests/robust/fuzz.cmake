@@ -97,7 +97,7 @@ fuzz_target(fuzz_posix RUNS 200000 SOURCES ${FUZZ_SRC_DIR}/fuzz_posix.c
   ${FUZZ_SRC_DIR}/fuzz_posix_input.c ${FUZZ_SRC_DIR}/fuzz_posix_model.c
   ${FUZZ_SRC_DIR}/fuzz_posix_io.c ${FUZZ_SRC_DIR}/fuzz_posix_ctl.c
   ${PROJECT_SOURCE_DIR}/tests/host/fake_backend.c
-  ${PROJECT_SOURCE_DIR}/src/io/posix.c ${PROJECT_SOURCE_DIR}/src/io/posix_time.c
+  ${PROJECT_SOURCE_DIR}/src/io/posix.c ${PROJECT_SOURCE_DIR}/src/io/posix_ctl.c ${PROJECT_SOURCE_DIR}/src/io/posix_time.c
   ${PROJECT_SOURCE_DIR}/src/io/read_timing.c)
 
 # The UART driver's interrupt handler on fuzzer-chosen register values, on
