@@ -40,9 +40,13 @@ static inline int trap_frame_has(const struct trap_frame *f, int n)
     return !((f->cause >> 63) && (callee >> n & 1));
 }
 
-/* Trap entry, an interrupt (masked by hardware), on the ISR account
- * (trap_entry switched to it): route cause (xcause) to its handler. */
-void trap_dispatch(unsigned long cause);
+/* Trap entry (trap.S), an interrupt with no handler: the panic report;
+ * does not return. */
+__attribute__((noreturn)) void trap_unexpected(void);
+
+/* trap_init's timer handler, which trap_entry calls for a timer
+ * interrupt. */
+extern void (*trap_timer_isr)(void);
 
 /* Trap entry, an exception: the panic report; does not return. */
 __attribute__((noreturn)) void trap_exception(struct trap_frame *f);

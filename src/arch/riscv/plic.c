@@ -26,7 +26,9 @@ struct irq_slot {
 /* Indexed by source; slot 0 (no source) stays empty. */
 static struct irq_slot handlers[PLIC_TABLE];
 static HART_LOCAL uint32_t ctx;   /* this hart's context in this privilege mode */
-static HART_LOCAL uintptr_t claim_reg;   /* its claim/complete register */
+/* Its claim/complete register, which the interrupt path reads and
+ * writes through this pointer (the set-up goes through mmio.h). */
+static HART_LOCAL volatile uint32_t *claim_reg;
 
 /* Boot of each hart, interrupts masked: nothing assumed about what
  * firmware or boot ROM left: every source of this hart's context
@@ -35,7 +37,7 @@ void plic_hart_init(void)
 {
     ctx = board.plic_context +
           board.plic_contexts_per_hart * (uint32_t)hart_platform_id(hart_self());
-    claim_reg = PLIC_CLAIM(ctx);
+    claim_reg = (volatile uint32_t *)PLIC_CLAIM(ctx);
     for (uint32_t irq = 0; irq <= board.plic_nsources; irq += 32)
         mmio_write32(PLIC_ENABLE(ctx, irq), 0);
     mmio_write32(PLIC_THRESHOLD(ctx), 0);
@@ -83,7 +85,7 @@ static inline __attribute__((always_inline)) void serve(uint32_t irq)
     if (__builtin_expect(!h->fn, 0))
         no_handler(irq);
     h->fn(h->arg);
-    mmio_write32(claim_reg, irq);
+    *claim_reg = irq;
 }
 
 /* plic_isr, interrupts masked: source irq, claimed after the trap's
@@ -95,7 +97,7 @@ static __attribute__((noinline, cold)) void later_claims(uint32_t irq)
     do {
         cpu_acct_switch(&cpu_acct_isr);
         serve(irq);
-        irq = mmio_read32(claim_reg);
+        irq = *claim_reg;
     } while (irq);
 }
 
@@ -104,12 +106,12 @@ static __attribute__((noinline, cold)) void later_claims(uint32_t irq)
  * first in later_claims). */
 void plic_isr(void)
 {
-    uint32_t irq = mmio_read32(claim_reg);
+    uint32_t irq = *claim_reg;
 
     if (!irq)
         return;
     serve(irq);
-    irq = mmio_read32(claim_reg);
+    irq = *claim_reg;
     if (__builtin_expect(irq != 0, 0))
         later_claims(irq);
 }

@@ -1,6 +1,6 @@
 /* Trap entry for the image's privilege (csr.h): saves the integer context
  * on the current stack, and for an interrupt switches the CPU accounts,
- * calls trap_dispatch(cause) and restores it. An interrupt saves the
+ * calls the interrupt's handler and restores it. An interrupt saves the
  * caller-saved registers (the C handlers keep the others) and the trap
  * CSRs but tval; an exception, which never returns, saves everything for
  * the panic report (trap_exception). Interrupt handlers never switch
@@ -84,8 +84,13 @@ trap_entry:
     sd      t3, CPU_ACCT_NOW_OWNER(t2)
     sd      a1, TRAP_FRAME_ACCT(sp)
     sd      sp, %tprel_lo(trap_irq_frame)(tp)
-    call    trap_dispatch               /* a0: the cause */
-    sd      zero, %tprel_lo(trap_irq_frame)(tp)
+    /* The interrupt to its handler: the external one first (the UART's),
+     * then the timer (trap_init's handler) and the IPI. */
+    slli    t0, a0, 1                   /* the interrupt's number, doubled */
+    li      t1, 2 * IRQ_XEXT
+    bne     t0, t1, 5f
+    call    plic_isr
+6:  sd      zero, %tprel_lo(trap_irq_frame)(tp)
     ld      t3, TRAP_FRAME_ACCT(sp)     /* the interrupted context's account */
 
     ld      t0, TRAP_FRAME_EPC(sp)
@@ -128,3 +133,14 @@ trap_entry:
     .if (3b - 2b) != (TRAP_ACCT_TAIL - 1) * 4
     .error "TRAP_ACCT_TAIL does not match the code"
     .endif
+
+5:  li      t1, 2 * IRQ_XTIMER
+    bne     t0, t1, 7f
+    ld      t1, trap_timer_isr
+    jalr    t1
+    j       6b
+7:  li      t1, 2 * IRQ_XSOFT
+    bne     t0, t1, 8f
+    call    ipi_isr
+    j       6b
+8:  call    trap_unexpected             /* does not return */

@@ -1,22 +1,18 @@
-/* Trap dispatch: timer, external and software (IPI) interrupts to their
- * handlers (their
- * time, trap entry and exit included, charged to the ISR account, or to
- * the sim account for a timer interrupt of sim timers only), any
- * exception or unexpected interrupt to panic_trap(). */
-#include "cpu_acct.h"
+/* Trap set-up and the C ends of trap_entry (trap.S, which routes each
+ * interrupt to its handler: timer, external, software): the handler of
+ * the timer interrupt, the interrupted frame, and the panic for an
+ * exception or an unexpected interrupt. */
 #include "csr.h"
 #include "harts.h"
-#include "ipi.h"
 #include "kernel.h"
-#include "plic.h"
 #include "trap.h"
 
 void trap_entry(void);
 
 /* The frame of the interrupt being handled, NULL elsewhere: trap_entry
- * sets it before trap_dispatch and clears it after. */
+ * sets it before the handler and clears it after. */
 HART_LOCAL struct trap_frame *trap_irq_frame;
-static void (*on_timer)(void);                    /* trap_init's timer handler */
+void (*trap_timer_isr)(void);                     /* trap_init's timer handler */
 
 /* Interrupt handlers: the interrupted context's frame (NULL elsewhere). */
 struct trap_frame *trap_interrupted_frame(void)
@@ -26,10 +22,10 @@ struct trap_frame *trap_interrupted_frame(void)
 
 /* Boot of each hart: direct-mode vector for every trap, the timer
  * interrupt's handler (the same on each: a relaxed store, another hart's
- * dispatch may load it). */
+ * trap_entry may load it). */
 void trap_init(void (*timer)(void))
 {
-    __atomic_store_n(&on_timer, timer, __ATOMIC_RELAXED);
+    __atomic_store_n(&trap_timer_isr, timer, __ATOMIC_RELAXED);
     csr_write(CSR_XTVEC, (unsigned long)trap_entry);
 }
 
@@ -39,18 +35,9 @@ void trap_exception(struct trap_frame *f)
     panic_trap(f, "exception");
 }
 
-/* Trap entry, an interrupt, interrupts masked, on the ISR account (from
- * the trap's first instruction; trap_entry switches back): the external
- * interrupt first (the UART's), then the timer and the IPI. */
-void trap_dispatch(unsigned long cause)
+/* Trap entry, an interrupt with no handler, interrupts masked: the
+ * panic report. */
+void trap_unexpected(void)
 {
-    unsigned long irq = cause & ~CAUSE_INTERRUPT_BIT;
-    if (irq == IRQ_XEXT)
-        plic_isr();
-    else if (irq == IRQ_XTIMER)
-        __atomic_load_n(&on_timer, __ATOMIC_RELAXED)();
-    else if (irq == IRQ_XSOFT)
-        ipi_isr();
-    else
-        panic_trap(trap_irq_frame, "unexpected interrupt");
+    panic_trap(trap_irq_frame, "unexpected interrupt");
 }
