@@ -1,7 +1,10 @@
-/* Wait queues (waitq.h): a FIFO list of entries that live on the waiting
- * tasks' stacks, under the queue's ticket lock (waiters and wakers may be
- * on different harts). Kept apart from the scheduler so the host tests'
- * fake kernel runs this very code. */
+/* Waiting (waitq.h): for an event on a wait queue, or for a deadline.
+ * A wait queue is a FIFO list of entries that live on the waiting tasks'
+ * stacks, under the queue's ticket lock (waiters and wakers may be on
+ * different harts); a deadline is a timer of the caller's on its hart's
+ * queue (timer.h) that wakes it. Kept apart from the scheduler and the
+ * timer queue so the host tests' fake kernels run this very code over
+ * their own blocking and timers. */
 #include <errno.h>
 #include "clock.h"
 #include "csr.h"
@@ -61,6 +64,32 @@ void waitq_wake_all_slow(struct waitq *q)
         e = next;
     }
     spin_unlock_irqrestore(&q->lock, f);
+}
+
+/* Any task. */
+int sched_block_until(uint64_t deadline_ns)
+{
+    struct timer t = { 0 };
+
+    if (clock_now_ns() >= deadline_ns)
+        return -ETIMEDOUT;
+    timer_arm(&t, deadline_ns, waker_current());
+    sched_block();
+    timer_cancel(&t);
+    return t.fired ? -ETIMEDOUT : 0;
+}
+
+/* Any task. */
+void sleep_until(uint64_t deadline_ns)
+{
+    while (clock_now_ns() < deadline_ns)
+        sched_block_until(deadline_ns);
+}
+
+/* Any task. */
+void sleep_for(uint64_t ns)
+{
+    sleep_until(clock_now_ns() + ns);
 }
 
 /* Task. */

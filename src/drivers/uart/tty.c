@@ -8,8 +8,8 @@
 #include "cpu_acct.h"
 #include "csr.h"
 #include "plic.h"
-#include "timer.h"
 #include "tty_priv.h"
+#include "waitq.h"
 
 #define DRAIN_MARGIN_NS 10000000ULL   /* tcdrain's bound beyond the line time */
 #define DRAIN_TEMT_TRIES 4            /* character-time sleeps waiting for TEMT */
