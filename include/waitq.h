@@ -26,23 +26,12 @@ struct waitq {
     struct spinlock lock;         /* the list, across harts */
 };
 
-/* Any context: wake every waiter (waitq_wake_all). */
-void waitq_wake_all_slow(struct waitq *q);
-
 /* Any context (task or ISR): wake every waiter of q, oldest first. Costs
- * a fence and one load when nobody waits. */
-static inline void waitq_wake_all(struct waitq *q)
-{
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);   /* the caller's news before the look */
-    if (__atomic_load_n(&q->head, __ATOMIC_RELAXED))
-        waitq_wake_all_slow(q);
-}
+ * a call, a fence and one load when nobody waits. */
+void waitq_wake_all(struct waitq *q);
 
 /* Any context: whether anybody waits on q. */
-static inline bool waitq_active(const struct waitq *q)
-{
-    return __atomic_load_n(&q->head, __ATOMIC_RELAXED) != 0;
-}
+bool waitq_active(const struct waitq *q);
 
 /* Task: wait on q until cond(arg) holds, or until deadline_ns (0: no
  * deadline) has passed: 0, or -ETIMEDOUT. cond runs with interrupts

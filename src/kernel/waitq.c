@@ -47,11 +47,16 @@ static void unlink(struct waitq *q, struct waitq_entry *e)
     spin_unlock(&q->lock);
 }
 
-/* Any context (waitq_wake_all). Every entry is taken off and its task
- * woken under the lock: once an entry is off, its waiter may return and
- * its stack frame be gone. */
-void waitq_wake_all_slow(struct waitq *q)
+/* Any context (task or ISR): a fence, so the caller's news comes before
+ * the look at the queue (a waiter fences after it joins, then checks its
+ * condition); nobody there, nothing more. Else every entry is taken off
+ * and its task woken under the lock: once an entry is off, its waiter
+ * may return and its stack frame be gone. */
+void waitq_wake_all(struct waitq *q)
 {
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (!__atomic_load_n(&q->head, __ATOMIC_RELAXED))
+        return;
     unsigned long f = spin_lock_irqsave(&q->lock);
     struct waitq_entry *e = q->head;
     __atomic_store_n(&q->head, 0, __ATOMIC_RELAXED);
@@ -64,6 +69,12 @@ void waitq_wake_all_slow(struct waitq *q)
         e = next;
     }
     spin_unlock_irqrestore(&q->lock, f);
+}
+
+/* Any context: a look at q's head, without the lock. */
+bool waitq_active(const struct waitq *q)
+{
+    return __atomic_load_n(&q->head, __ATOMIC_RELAXED) != 0;
 }
 
 /* Any task. */

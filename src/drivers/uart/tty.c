@@ -122,7 +122,7 @@ int uart_be_init(uint32_t irq)
     struct uart_port *p = &uart_port;
 
     p->ctr = (struct uart_counters){ 0 };
-    p->tx_wanted = UINT32_MAX;
+    p->tx_wanted = 0;
     uart_engine.init(p);
     tty_rx_init(p);
     p->up = true;
