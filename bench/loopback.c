@@ -12,8 +12,8 @@
 #include "kernel.h"
 #include "pattern.h"
 #include "posix_io.h"
-#include "timer.h"
 #include "uart_loopback.h"
+#include "waitq.h"
 
 #define LB_CHUNK 16U   /* one FIFO: the loopback alone never overruns it (bytes
                           arriving from the line meanwhile still can: QEMU keeps

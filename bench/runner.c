@@ -21,6 +21,7 @@
 #include "posix_io.h"
 #include "scheduler.h"
 #include "timer.h"
+#include "waitq.h"
 #include "wire_model.h"
 
 #define SECTION_STACK_WORDS 2048        /* 16 KiB per section task */

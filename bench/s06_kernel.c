@@ -12,7 +12,7 @@
 #include "posix_io.h"
 #include "ring.h"
 #include "scheduler.h"
-#include "timer.h"
+#include "waitq.h"
 
 #define S06_YIELDS        1000
 #define S06_WAKES         1000

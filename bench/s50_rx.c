@@ -16,7 +16,7 @@
 #include "pattern.h"
 #include "posix_io.h"
 #include "s50_smp.h"
-#include "timer.h"
+#include "waitq.h"
 #include "wire_model.h"
 
 #define RX_BYTES   2048U

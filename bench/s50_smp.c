@@ -29,7 +29,7 @@
 #include "posix_io.h"
 #include "s50_smp.h"
 #include "spinlock.h"
-#include "timer.h"
+#include "waitq.h"
 #include "wire_model.h"
 
 #define CHUNKS      48U                  /* writes per hart, writers phase */

@@ -8,7 +8,7 @@
 #include "clock.h"
 #include "s50_smp.h"
 #include "scheduler.h"
-#include "timer.h"
+#include "waitq.h"
 
 #define PHASE_NS 3000000000ULL        /* a phase's watchdog, virtual ns */
 #define U(x)     ((unsigned long long)(x))

@@ -8,6 +8,7 @@
 #include "selftest.h"
 #include "clock.h"
 #include "timer.h"
+#include "waitq.h"
 #include "uart_backend.h"
 
 #define BAD_FD      99

@@ -16,8 +16,8 @@
 #include "kernel.h"
 #include "posix_io.h"
 #include "scheduler.h"
-#include "timer.h"
 #include "uart_backend.h"
+#include "waitq.h"
 
 #define WR_TASKS      2U               /* writers, and as many drainers */
 #define WR_CHUNK      64U

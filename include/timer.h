@@ -45,15 +45,6 @@ int timer_arm(struct timer *t, uint64_t deadline_ns, struct waker w);
  * An armed timer is cancelled on its own hart (else the kernel panics). */
 bool timer_cancel(struct timer *t);
 
-
-/* Any task: sleep until clock_now_ns() >= deadline_ns (returns at once
- * for a deadline in the past). */
-void sleep_until(uint64_t deadline_ns);
-void sleep_for(uint64_t ns);
-/* Any task: block until woken or until deadline_ns; -ETIMEDOUT if the
- * deadline passed first, 0 if woken. Callers re-check their condition. */
-int sched_block_until(uint64_t deadline_ns);
-
 /* Hardware layer (src/arch/riscv/timer_hw.c): program the compare
  * register to a tick count (UINT64_MAX: none), interrupts masked. */
 void timer_hw_init(void);

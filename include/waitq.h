@@ -1,9 +1,11 @@
-/* Wait queues: any number of tasks wait for one event, in the order they
+/* Waiting (waitq.c): for an event on a wait queue, or for a deadline.
+ * A wait queue: any number of tasks wait for one event, in the order they
  * came, and none is lost. A waiter joins the queue before it checks its
  * condition, both with interrupts masked, then blocks (the queue's lock
  * and a fence on either side order it against a waker on another hart); a wake (from a task
  * or an ISR) takes every waiter off the queue and makes each runnable, and
- * each checks its own condition again. Built on wakers (scheduler.h). */
+ * each checks its own condition again. Built on wakers (scheduler.h);
+ * a deadline is a timer on the waiter's hart (timer.h) that wakes it. */
 #ifndef WAITQ_H
 #define WAITQ_H
 
@@ -24,27 +26,24 @@ struct waitq {
     struct spinlock lock;         /* the list, across harts */
 };
 
-/* Any context: wake every waiter (waitq_wake_all). */
-void waitq_wake_all_slow(struct waitq *q);
-
 /* Any context (task or ISR): wake every waiter of q, oldest first. Costs
- * a fence and one load when nobody waits. */
-static inline void waitq_wake_all(struct waitq *q)
-{
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);   /* the caller's news before the look */
-    if (__atomic_load_n(&q->head, __ATOMIC_RELAXED))
-        waitq_wake_all_slow(q);
-}
+ * a call, a fence and one load when nobody waits. */
+void waitq_wake_all(struct waitq *q);
 
 /* Any context: whether anybody waits on q. */
-static inline bool waitq_active(const struct waitq *q)
-{
-    return __atomic_load_n(&q->head, __ATOMIC_RELAXED) != 0;
-}
+bool waitq_active(const struct waitq *q);
 
 /* Task: wait on q until cond(arg) holds, or until deadline_ns (0: no
  * deadline) has passed: 0, or -ETIMEDOUT. cond runs with interrupts
  * masked; a wake that comes between its check and the block is not lost. */
 int waitq_wait(struct waitq *q, bool (*cond)(void *), void *arg, uint64_t deadline_ns);
+
+/* Any task: block until woken or until deadline_ns; -ETIMEDOUT if the
+ * deadline passed first, 0 if woken. Callers re-check their condition. */
+int sched_block_until(uint64_t deadline_ns);
+/* Any task: sleep until clock_now_ns() >= deadline_ns (returns at once
+ * for a deadline in the past). */
+void sleep_until(uint64_t deadline_ns);
+void sleep_for(uint64_t ns);
 
 #endif

@@ -1,4 +1,5 @@
-/* The kernel's tasks and timers (scheduler.h, timer.h) on Linux threads.
+/* The kernel's tasks, timers and sleeps (scheduler.h, timer.h, waitq.h)
+ * on Linux threads.
  * One lock guards every task's state and pending-wake flag and the list
  * of armed timers; one condition variable (CLOCK_MONOTONIC) is signalled
  * at every wake and task end. A task is a detached thread that marks
@@ -19,6 +20,7 @@
 #include "kernel.h"
 #include "scheduler.h"
 #include "timer.h"
+#include "waitq.h"
 #undef sched_yield              /* from here on, the C library's */
 
 #define NS_PER_S        1000000000ULL

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 #include "clock.h"
 #include "posix_io.h"
-#include "timer.h"
+#include "waitq.h"
 
 #define NS_PER_S 1000000000L
 

@@ -5,7 +5,7 @@
 #include "console.h"
 #include "csr.h"
 #include "kernel.h"
-#include "timer.h"
+#include "waitq.h"
 
 #define EXIT_DRAIN_SLACK_NS 1000000ULL   /* beyond the queued bytes' line time */
 

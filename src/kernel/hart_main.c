@@ -10,6 +10,7 @@
 #include "scheduler.h"
 #include "timer.h"
 #include "trap.h"
+#include "waitq.h"
 
 /* hart_wait (start.S) on a released hart, interrupts masked, on its own
  * stack and zeroed TLS block: the hart's trap vector, accounts,

@@ -9,6 +9,7 @@
 #include "scheduler.h"
 #include "selftest.h"
 #include "timer.h"
+#include "waitq.h"
 
 #define ST_TASKS        5
 #define ST_STACK_WORDS  1024

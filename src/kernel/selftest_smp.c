@@ -24,7 +24,7 @@
 #include "scheduler.h"
 #include "selftest.h"
 #include "spinlock.h"
-#include "timer.h"
+#include "waitq.h"
 
 #define SMP_INCREMENTS   2000
 #define SMP_ROUNDS       200U

@@ -7,7 +7,8 @@
  * The queue is a singly linked list ordered by absolute deadline (ns),
  * equal deadlines in the order they were armed: insertion and
  * cancellation walk it, O(armed timers). The compare register is set
- * through the arch's timer_hw_set; sleeping on a timer is sleep.c's. */
+ * through the arch's timer_hw_set; waiting for a deadline is waitq.c's
+ * (waitq.h). */
 #include <errno.h>
 #include "clock.h"
 #include "cpu_acct.h"

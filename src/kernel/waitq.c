@@ -1,7 +1,10 @@
-/* Wait queues (waitq.h): a FIFO list of entries that live on the waiting
- * tasks' stacks, under the queue's ticket lock (waiters and wakers may be
- * on different harts). Kept apart from the scheduler so the host tests'
- * fake kernel runs this very code. */
+/* Waiting (waitq.h): for an event on a wait queue, or for a deadline.
+ * A wait queue is a FIFO list of entries that live on the waiting tasks'
+ * stacks, under the queue's ticket lock (waiters and wakers may be on
+ * different harts); a deadline is a timer of the caller's on its hart's
+ * queue (timer.h) that wakes it. Kept apart from the scheduler and the
+ * timer queue so the host tests' fake kernels run this very code over
+ * their own blocking and timers. */
 #include <errno.h>
 #include "clock.h"
 #include "csr.h"
@@ -44,11 +47,16 @@ static void unlink(struct waitq *q, struct waitq_entry *e)
     spin_unlock(&q->lock);
 }
 
-/* Any context (waitq_wake_all). Every entry is taken off and its task
- * woken under the lock: once an entry is off, its waiter may return and
- * its stack frame be gone. */
-void waitq_wake_all_slow(struct waitq *q)
+/* Any context (task or ISR): a fence, so the caller's news comes before
+ * the look at the queue (a waiter fences after it joins, then checks its
+ * condition); nobody there, nothing more. Else every entry is taken off
+ * and its task woken under the lock: once an entry is off, its waiter
+ * may return and its stack frame be gone. */
+void waitq_wake_all(struct waitq *q)
 {
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (!__atomic_load_n(&q->head, __ATOMIC_RELAXED))
+        return;
     unsigned long f = spin_lock_irqsave(&q->lock);
     struct waitq_entry *e = q->head;
     __atomic_store_n(&q->head, 0, __ATOMIC_RELAXED);
@@ -61,6 +69,38 @@ void waitq_wake_all_slow(struct waitq *q)
         e = next;
     }
     spin_unlock_irqrestore(&q->lock, f);
+}
+
+/* Any context: a look at q's head, without the lock. */
+bool waitq_active(const struct waitq *q)
+{
+    return __atomic_load_n(&q->head, __ATOMIC_RELAXED) != 0;
+}
+
+/* Any task. */
+int sched_block_until(uint64_t deadline_ns)
+{
+    struct timer t = { 0 };
+
+    if (clock_now_ns() >= deadline_ns)
+        return -ETIMEDOUT;
+    timer_arm(&t, deadline_ns, waker_current());
+    sched_block();
+    timer_cancel(&t);
+    return t.fired ? -ETIMEDOUT : 0;
+}
+
+/* Any task. */
+void sleep_until(uint64_t deadline_ns)
+{
+    while (clock_now_ns() < deadline_ns)
+        sched_block_until(deadline_ns);
+}
+
+/* Any task. */
+void sleep_for(uint64_t ns)
+{
+    sleep_until(clock_now_ns() + ns);
 }
 
 /* Task. */

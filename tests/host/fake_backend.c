@@ -6,8 +6,8 @@
 #include <string.h>
 #include "clock.h"
 #include "fake_backend.h"
-#include "timer.h"
 #include "uart_backend.h"
+#include "waitq.h"
 
 #define FAKE_CALLS  64      /* write calls recorded */
 #define FAKE_BYTES  8192    /* accepted bytes recorded */

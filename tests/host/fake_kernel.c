@@ -19,6 +19,7 @@
 #include "plic.h"
 #include "scheduler.h"
 #include "timer.h"
+#include "waitq.h"
 
 #define FK_MAX_TIMERS 16
 #define FK_DEFAULT_BUDGET_NS (30ULL * 1000000000ULL)
@@ -245,7 +246,7 @@ int timer_arm(struct timer *t, uint64_t deadline_ns, struct waker w)
     return 0;
 }
 
-/* Any context (sleep.c, the driver): disarm t. */
+/* Any context (waitq.c, the driver): disarm t. */
 bool timer_cancel(struct timer *t)
 {
     for (unsigned i = 0; i < k.ntimers; i++)
@@ -257,7 +258,7 @@ bool timer_cancel(struct timer *t)
     return false;
 }
 
-/* sched_block_until, sleep_until, sleep_for: the real src/kernel/sleep.c. */
+/* sched_block_until, sleep_until, sleep_for: the real src/kernel/waitq.c. */
 
 /* The running task: sleep to t, other tasks and interrupts running. */
 void fk_idle_until(uint64_t t)

@@ -174,8 +174,8 @@ void host_spin_hint(void)
     syscall(SYS_sched_yield);
 }
 
-/* Any task (sleep.c) or interrupt (the driver's RX resume): arm t on this
- * hart. */
+/* Any task (waitq.c's deadlines) or interrupt (the driver's RX resume):
+ * arm t on this hart. */
 int timer_arm(struct timer *t, uint64_t deadline_ns, struct waker w)
 {
     struct ft_hart *h = &ft_harts[hart_self()];

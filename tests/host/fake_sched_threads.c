@@ -1,7 +1,7 @@
 /* The threaded stand-in for the kernel's blocking (fake_sched_threads.h):
- * sched_current, sched_block, sched_block_until, waker_wake and
- * clock_now_ns for code such as src/kernel/waitq.c, with one task per
- * thread. */
+ * sched_current, sched_block, waker_wake, timer_arm, timer_cancel and
+ * clock_now_ns for code such as src/kernel/waitq.c (its waits and its
+ * deadlines), with one task per thread. */
 #include <errno.h>
 #include <threads.h>
 #include <time.h>
@@ -75,8 +75,8 @@ void waker_wake(const struct waker *w)
     pthread_mutex_unlock(&h->mu);
 }
 
-/* sched_block, sched_block_until, h's own thread: wait for a wake until
- * ts (NULL: none); whether one came (and is taken). */
+/* sched_block, h's own thread: wait for a wake until ts (NULL: none);
+ * whether one came (and is taken). */
 static bool take_wake(struct hart *h, const struct timespec *ts)
 {
     bool woken;
@@ -99,19 +99,55 @@ static bool take_wake(struct hart *h, const struct timespec *ts)
     return woken;
 }
 
-/* Any task: until a wake (at once for a kept one). */
-void sched_block(void)
+/* Any task (waitq.c's sched_block_until), this thread's hart: arm t,
+ * the hart's one timer, to end the task's blocks at deadline_ns; 0, or
+ * -EINVAL for a NULL timer. A second timer, or one that wakes another
+ * task, is counted bad: the blocks would not model it. */
+int timer_arm(struct timer *t, uint64_t deadline_ns, struct waker w)
 {
-    take_wake(current, 0);
+    struct hart *h = current;
+
+    if (!t)
+        return -EINVAL;
+    h->bad_timers += (h->timer && h->timer != t) || w.task != &h->task;
+    t->waker = w;
+    t->fired = false;
+    t->entry.deadline = deadline_ns;
+    t->entry.armed = true;
+    h->timer = t;
+    return 0;
 }
 
-/* Any task: until a wake or deadline_ns; 0, or -ETIMEDOUT. */
-int sched_block_until(uint64_t deadline_ns)
+/* Any task, this thread's hart: disarm t; true if it had not fired yet
+ * (false for NULL). */
+bool timer_cancel(struct timer *t)
 {
-    struct timespec ts = { (time_t)(deadline_ns / 1000000000u),
-                           (long)(deadline_ns % 1000000000u) };
+    struct hart *h = current;
 
-    if (clock_now_ns() >= deadline_ns)
-        return -ETIMEDOUT;
-    return take_wake(current, &ts) ? 0 : -ETIMEDOUT;
+    if (!t || h->timer != t)
+        return false;
+    h->timer = 0;
+    t->entry.armed = false;
+    return true;
+}
+
+/* Any task: until a wake (at once for a kept one) or, with the hart's
+ * timer armed, until its deadline, when it fires (its wake ends the
+ * block, as the kernel's timer interrupt's does). */
+void sched_block(void)
+{
+    struct hart *h = current;
+    struct timer *t = h->timer;
+
+    if (!t) {
+        take_wake(h, 0);
+        return;
+    }
+    struct timespec ts = { (time_t)(t->entry.deadline / 1000000000u),
+                           (long)(t->entry.deadline % 1000000000u) };
+    if (!take_wake(h, &ts)) {
+        h->timer = 0;
+        t->entry.armed = false;
+        t->fired = true;
+    }
 }

@@ -211,7 +211,7 @@ void fk_tasks_join(void)
         sched_block();
 }
 
-/* Any context (the driver's wait queues, sleep.c). */
+/* Any context (the driver's wait queues, waitq.c). */
 struct task *sched_current(void) { return cur->tk; }
 /* Any context (tests' messages): the running task's name. */
 const char *sched_current_name(void) { return cur->tk->name; }

@@ -193,7 +193,7 @@ void sched_yield(void)
     pthread_mutex_lock(&h->cpu);
 }
 
-/* Any context (the driver's wait queues, sleep.c). */
+/* Any context (the driver's wait queues, waitq.c). */
 struct task *sched_current(void) { return ft_cur->tk; }
 /* Any context: the running task's name. */
 const char *sched_current_name(void) { return ft_cur ? ft_cur->tk->name : "idle"; }

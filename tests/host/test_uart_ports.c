@@ -22,7 +22,6 @@ int main(void)
     setup(16);
     struct uart_port p1 = { .hw = uart_port.hw, .timing = uart_port.timing, .index = 1 };
     static uint8_t rx1[256];                 /* (the core's part of port 1: its RX ring) */
-    p1.tx_wanted = UINT32_MAX;
     ring_init(&p1.rx, rx1, sizeof rx1);
     uart_engine.init(&p1);
     CHECK(uart_port.eng != p1.eng || uart_port.eng == NULL);   /* (the console has none) */

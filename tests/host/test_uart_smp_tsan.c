@@ -24,8 +24,8 @@
 #include "fake_kernel_threads.h"
 #include "fake_uart.h"
 #include "posix_io.h"
-#include "timer.h"
 #include "uart_port.h"
+#include "waitq.h"
 
 #define IRQ 10
 #define DEPTH 16

@@ -22,7 +22,7 @@
 #include "fake_kernel.h"
 #include "fake_uart.h"
 #include "test_uart_async.h"
-#include "timer.h"
+#include "waitq.h"
 
 #define WRITES   24                      /* records per writer */
 #define HDR      5                       /* tag, sequence, length (3) */

@@ -11,7 +11,9 @@
  * its check and its block.
  * A watchdog fails the test when no wait returns for WATCHDOG_S seconds,
  * counting the tasks stuck with their condition true (lost wake-ups).
- * Main checks every return, the wake counts and the queues empty.
+ * Main checks every return, the wake counts, the queues empty and every
+ * deadline's timer (waitq.c's sched_block_until, on the fake's timers)
+ * cancelled.
  *
  * Built twice: under ThreadSanitizer (host.waitq_tsan), which reports
  * any race on the queue; and under ASan and UBSan (host.waitq_threads),
@@ -241,6 +243,8 @@ int main(void)
         CHECK_EQ(t->bad_rc, 0);
         CHECK_EQ(t->irq_on_in_cond, 0);
         CHECK_EQ(t->irq_off_after, 0);
+        CHECK_EQ(t->hart.bad_timers, 0);
+        CHECK(!t->hart.timer);                  /* every deadline's timer cancelled */
         if (i >= WAITERS)
             CHECK_EQ(t->timeouts, 0);
         ok += t->ok;

@@ -14,8 +14,7 @@ set(UART_LOWERS ns16550 dw_apb)
 set(UART_FAKES ${UART_TESTS_DIR}/fake_uart.c ${UART_TESTS_DIR}/fake_uart_fifo.c
                 ${UART_TESTS_DIR}/fake_uart_regs.c ${UART_TESTS_DIR}/fake_kernel.c
                 ${UART_TESTS_DIR}/fake_tasks.c ${UART_TESTS_DIR}/fake_acct.c
-                ${UART_TESTS_DIR}/test_lower.c
-                ${SRC}/kernel/sleep.c)
+                ${UART_TESTS_DIR}/test_lower.c)
 # The tty core with one engine: the driver as an image links it.
 set(UART_CORE ${UART_DRV}/tty.c ${UART_DRV}/tty_rx.c ${UART_DRV}/tty_ctr.c
               ${UART_DRV}/uart_cfg.c ${SRC}/kernel/waitq.c ${SRC}/lib/ring.c
@@ -97,9 +96,11 @@ foreach(lower IN LISTS UART_LOWERS)
     set(UART_${_en}_OBJ $<TARGET_OBJECTS:uart_core_${lower}_${engine}>
         ${UART_ENGINE_${engine}})
   endforeach()
-  # The lower half alone: registers, quirks, polled output.
+  # The lower half alone: registers, quirks, polled output (waitq.c: the
+  # fake kernel's sleeps).
   uart_test(uart_lower ${lower} ${UART_TESTS_DIR}/test_uart_lower.c
-            ${UART_TESTS_DIR}/test_uart_lower_ops.c ${UART_DRV}/uart_cfg.c ${UART_FAKES_OBJ})
+            ${UART_TESTS_DIR}/test_uart_lower_ops.c ${UART_DRV}/uart_cfg.c
+            ${SRC}/kernel/waitq.c ${UART_FAKES_OBJ})
 
   uart_test(uart_async ${lower} ${UART_ASYNC_TESTS} ${UART_ASYNC_OBJ} ${UART_FAKES_OBJ})
   # The same with a 256-byte TX ring, so that writers block on a full ring.
@@ -206,7 +207,7 @@ endforeach()
 set(UART_SMP_FAKES ${UART_TESTS_DIR}/fake_kernel_threads.c ${UART_TESTS_DIR}/fake_tasks_threads.c
                    ${UART_TESTS_DIR}/fake_uart_bus.c
                    ${UART_TESTS_DIR}/fake_uart.c ${UART_TESTS_DIR}/fake_uart_fifo.c
-                   ${UART_TESTS_DIR}/fake_uart_regs.c ${SRC}/kernel/sleep.c
+                   ${UART_TESTS_DIR}/fake_uart_regs.c
                    ${SRC}/io/posix.c ${SRC}/io/posix_ctl.c ${SRC}/io/posix_time.c
                    ${SRC}/io/read_timing.c)
 foreach(engine async console copier)

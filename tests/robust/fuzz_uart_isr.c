@@ -86,6 +86,8 @@ void check_state(void)
     if (waitq_active(&p->tx_space) || waitq_active(&p->drain) || waitq_active(&p->rx_data)
         || waitq_active(&p->writer_turn) || p->writing)
         FAIL("a wait queue keeps a waiter after the call returned");
+    if (deadline_timer)
+        FAIL("a deadline's timer left armed after the call returned");
     if (f.credit < 0)
         FAIL("FIFO credit negative");
 }
@@ -98,7 +100,7 @@ static void reset_driver(void)
     uart_port = (struct uart_port){ 0 };   /* (the RX budget and, through eng, the
                                               engine's state are the port's: async_init
                                               sets them) */
-    armed_timer = 0;
+    armed_timer = deadline_timer = 0;
 }
 
 /* libFuzzer, once per input. */

@@ -65,6 +65,7 @@ extern bool no_irq_at_restore;
 extern uint64_t now_ns;
 extern unsigned blocks_this_op;
 extern struct timer *armed_timer;    /* the backend's armed timer, or NULL */
+extern struct timer *deadline_timer; /* the task's armed deadline, or NULL */
 
 /* Run the registered handler as the interrupt. */
 void run_isr(void);

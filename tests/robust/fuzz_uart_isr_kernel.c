@@ -75,45 +75,38 @@ void host_spin_hint(void)
     FAIL("host_spin_hint: a spinlock was contended with one thread");
 }
 
-/* waitq_wait without a deadline: no operation here may block so. */
+/* Block (waitq.c: a wait with a deadline, a sleep): a few interrupts
+ * (input decides), then the wake or the deadline, when the time moves to
+ * it and the deadline's timer fires. Interrupts are taken although the
+ * caller masked them: blocking switches away with them enabled. A block
+ * without a deadline (waitq_wait without one): no operation here may
+ * block so. */
 void sched_block(void)
 {
-    FAIL("sched_block: a non-blocking call blocked");
-}
+    struct timer *t = deadline_timer;
 
-/* Block until woken or the deadline: a few interrupts (input decides),
- * then the wake or the timeout. Interrupts are taken although the caller
- * masked them: blocking switches away with them enabled. */
-int sched_block_until(uint64_t deadline_ns)
-{
+    if (!t)
+        FAIL("sched_block: a non-blocking call blocked");
     if (++blocks_this_op > MAX_BLOCKS_PER_OP)
         FAIL("blocked %u times in one call: a hang", MAX_BLOCKS_PER_OP);
     woken = false;
     for (unsigned n = take8_or(1) % 4; n && !woken; n--)
         run_isr();
     if (woken)
-        return 0;
-    if (deadline_ns > now_ns)
-        now_ns = deadline_ns;
-    return -ETIMEDOUT;
-}
-
-/* The drain's TEMT sleeps, task: an interrupt maybe, then the deadline. */
-void sleep_until(uint64_t deadline_ns)
-{
-    if (++blocks_this_op > MAX_BLOCKS_PER_OP)
-        FAIL("slept %u times in one call: a hang", MAX_BLOCKS_PER_OP);
-    if (take8() & 1)
-        run_isr();
-    if (deadline_ns > now_ns)
-        now_ns = deadline_ns;
+        return;
+    deadline_timer = 0;
+    if (t->entry.deadline > now_ns)
+        now_ns = t->entry.deadline;
+    t->fired = true;
 }
 
 /* The one timer the backend arms (the RX resume timer): it fires at an
- * interrupt the input chooses, before the UART's handler runs. */
-struct timer *armed_timer;
+ * interrupt the input chooses, before the UART's handler runs. The
+ * task's deadline (waitq.c's sched_block_until: a timer that wakes the
+ * task) ends its block. */
+struct timer *armed_timer, *deadline_timer;
 
-/* The RX path (rx_defer), interrupts masked. */
+/* The RX path (rx_defer), interrupts masked; a task's deadline. */
 int timer_arm(struct timer *t, uint64_t deadline_ns, struct waker w)
 {
     if (!t)
@@ -121,16 +114,22 @@ int timer_arm(struct timer *t, uint64_t deadline_ns, struct waker w)
     t->waker = w;
     t->fired = false;
     t->entry.deadline = deadline_ns;
-    armed_timer = t;
+    if (!w.task)
+        armed_timer = t;
+    else if (deadline_timer && deadline_timer != t)
+        FAIL("a second deadline armed beside one");
+    else
+        deadline_timer = t;
     return 0;
 }
 
 /* Any context. */
 bool timer_cancel(struct timer *t)
 {
-    bool was = t && armed_timer == t;
+    struct timer **slot = t == deadline_timer ? &deadline_timer : &armed_timer;
+    bool was = t && *slot == t;
     if (was)
-        armed_timer = 0;
+        *slot = 0;
     return was;
 }
 

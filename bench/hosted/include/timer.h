@@ -2,8 +2,8 @@
  * Linux program (bench/hosted/tasks.c): a list of armed timers served by
  * one thread of the shim, which at each deadline calls the timer's
  * callback and wakes its waker, as the kernel's timer interrupt does.
- * Sleeps are clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME). Times are
- * nanoseconds of clock_now_ns(). The include guard is the kernel's. */
+ * Times are nanoseconds of clock_now_ns(). The include guard is the
+ * kernel's. */
 #ifndef TIMER_H
 #define TIMER_H
 
@@ -27,12 +27,5 @@ int timer_arm(struct timer *t, uint64_t deadline_ns, struct waker w);
 /* Any thread: disarm t (after its callback, if that is running); true if
  * it had not fired yet (false for NULL). */
 bool timer_cancel(struct timer *t);
-
-/* Any task: sleep until clock_now_ns() >= deadline_ns. */
-void sleep_until(uint64_t deadline_ns);
-void sleep_for(uint64_t ns);
-/* Any task: block until woken or until deadline_ns; -ETIMEDOUT if the
- * deadline passed first, 0 if woken. */
-int sched_block_until(uint64_t deadline_ns);
 
 #endif

@@ -116,12 +116,13 @@ static inline __attribute__((always_inline)) ring_idx_t refill(struct uart_port 
     return n;
 }
 
-/* async_tx_irq, tx_irq_events, the port lock held: a writer waits and the
- * ring, with used bytes in it, has the room it waits for. */
+/* async_tx_irq, tx_irq_events, the port lock held: a writer waits (its
+ * want published by has_space) and the ring, with used bytes in it, has
+ * the room it waits for. */
 static inline __attribute__((always_inline)) bool writer_room(struct uart_port *p,
                                                               ring_idx_t used)
 {
-    return waitq_active(&p->tx_space) && ring_capacity(&p->tx) - used >= p->tx_wanted;
+    return p->tx_wanted && ring_capacity(&p->tx) - used >= p->tx_wanted;
 }
 
 /* Boot task: p's state from its slot, the ring empty, TX off. */
@@ -163,7 +164,7 @@ static __attribute__((noinline)) void tx_irq_events(struct uart_port *p, ring_id
             tx_enter(p, TX_OFF);
     }
     if (writer_room(p, used)) {
-        p->tx_wanted = UINT32_MAX;
+        p->tx_wanted = 0;
         waitq_wake_all(&p->tx_space);
     }
 }
@@ -231,8 +232,7 @@ static size_t push_kick(struct uart_port *p, const uint8_t *b, size_t n)
     size_t k = ring_push(&p->tx, b, n < UINT32_MAX ? (uint32_t)n : UINT32_MAX);
     port_took(p, k);
     kick(p);
-    if (__builtin_expect(waitq_active(&p->drain), 0))
-        waitq_wake_all(&p->drain);         /* their bytes are not the last any more */
+    waitq_wake_all(&p->drain);             /* their bytes are not the last any more */
     return k;
 }
 
@@ -251,7 +251,7 @@ static bool has_space(void *arg)
         return true;
     bool took = port_lock_masked(w->p);
     bool room = ring_free(&w->p->tx) >= w->want;
-    if (!room && w->want < w->p->tx_wanted)
+    if (!room && (!w->p->tx_wanted || w->want < w->p->tx_wanted))
         w->p->tx_wanted = w->want;
     port_unlock_masked(w->p, took);
     return room;

@@ -8,8 +8,8 @@
 #include "cpu_acct.h"
 #include "csr.h"
 #include "plic.h"
-#include "timer.h"
 #include "tty_priv.h"
+#include "waitq.h"
 
 #define DRAIN_MARGIN_NS 10000000ULL   /* tcdrain's bound beyond the line time */
 #define DRAIN_TEMT_TRIES 4            /* character-time sleeps waiting for TEMT */
@@ -122,7 +122,7 @@ int uart_be_init(uint32_t irq)
     struct uart_port *p = &uart_port;
 
     p->ctr = (struct uart_counters){ 0 };
-    p->tx_wanted = UINT32_MAX;
+    p->tx_wanted = 0;
     uart_engine.init(p);
     tty_rx_init(p);
     p->up = true;

@@ -54,7 +54,8 @@ struct uart_port {
     struct waitq rx_data;         /* readers waiting for received bytes */
     struct waitq writer_turn;     /* writers waiting for the one writing */
     uint32_t writing;             /* a write is in the engine (one at a time; atomic) */
-    volatile uint32_t tx_wanted;  /* free TX bytes the waiting writers need (the least) */
+    volatile uint32_t tx_wanted;  /* free TX bytes the waiting writers need (the least;
+                                     0: none waits) */
     uint64_t tx_in;               /* engine: bytes taken by writes since boot (those out
                                      of the ring: tx_in less its bytes; a drain's target
                                      is tx_in at its call); the writer turn's holder
