@@ -23,7 +23,7 @@ struct waitq_entry {
 struct waitq {
     struct waitq_entry *head;     /* stored and peeked atomically (relaxed) */
     struct waitq_entry **tail;    /* NULL: empty (set up lazily) */
-    struct spinlock lock;         /* the list, across harts */
+    struct spinlock lock;         /* the list, while harts share (harts_many) */
 };
 
 /* Any context (task or ISR): wake every waiter of q, oldest first. Costs

@@ -1,30 +1,63 @@
 /* Waiting (waitq.h): for an event on a wait queue, or for a deadline.
  * A wait queue is a FIFO list of entries that live on the waiting tasks'
- * stacks, under the queue's ticket lock (waiters and wakers may be on
- * different harts); a deadline is a timer of the caller's on its hart's
+ * stacks, under the queue's ticket lock once tasks run on more than one
+ * hart (waiters and wakers may then be on different harts); a deadline is a timer of the caller's on its hart's
  * queue (timer.h) that wakes it. Kept apart from the scheduler and the
  * timer queue so the host tests' fake kernels run this very code over
  * their own blocking and timers. */
 #include <errno.h>
 #include "clock.h"
 #include "csr.h"
+#include "harts.h"
 #include "spinlock.h"
 #include "timer.h"
 #include "waitq.h"
+
+/* q_lock and q_unlock, harts sharing the queues: the lock itself, out
+ * of line, so the one-hart path stays a load and a branch. */
+static __attribute__((noinline)) void q_spin_lock(struct waitq *q)
+{
+    spin_lock(&q->lock);
+}
+
+/* q_unlock, interrupts masked, q's lock held: release it. */
+static __attribute__((noinline)) void q_spin_unlock(struct waitq *q)
+{
+    spin_unlock(&q->lock);
+}
+
+/* link, unlink, waitq_wake_all, interrupts masked: take q's lock if
+ * tasks run on more than one hart (harts_many, as the driver's port
+ * lock: until then one hart touches the queues, and masking interrupts
+ * is enough); whether it was taken, for q_unlock. */
+static inline bool q_lock(struct waitq *q)
+{
+    if (__builtin_expect(!harts_many(), 1))
+        return false;
+    q_spin_lock(q);
+    return true;
+}
+
+/* The caller of q_lock: release q's lock if it was taken. */
+static inline void q_unlock(struct waitq *q, bool took)
+{
+    if (took)
+        q_spin_unlock(q);
+}
 
 /* waitq_wait, interrupts masked: e at the tail of q; then a full fence,
  * so the caller's check of its condition comes after e is visible to
  * any waker (which fences before it looks at the queue). */
 static void link(struct waitq *q, struct waitq_entry *e)
 {
-    spin_lock(&q->lock);
+    bool took = q_lock(q);
     if (!q->head)
         q->tail = &q->head;
     e->next = 0;
     e->q = q;
     __atomic_store_n(q->tail, e, __ATOMIC_RELAXED);   /* head, if q was empty */
     q->tail = &e->next;
-    spin_unlock(&q->lock);
+    q_unlock(q, took);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
@@ -32,9 +65,9 @@ static void link(struct waitq *q, struct waitq_entry *e)
  * off already. */
 static void unlink(struct waitq *q, struct waitq_entry *e)
 {
-    spin_lock(&q->lock);
+    bool took = q_lock(q);
     if (!e->q) {
-        spin_unlock(&q->lock);
+        q_unlock(q, took);
         return;
     }
     struct waitq_entry **pp = &q->head;
@@ -44,7 +77,7 @@ static void unlink(struct waitq *q, struct waitq_entry *e)
     if (q->tail == &e->next)
         q->tail = pp;
     e->q = 0;
-    spin_unlock(&q->lock);
+    q_unlock(q, took);
 }
 
 /* Any context (task or ISR): a fence, so the caller's news comes before
@@ -57,7 +90,8 @@ void waitq_wake_all(struct waitq *q)
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if (!__atomic_load_n(&q->head, __ATOMIC_RELAXED))
         return;
-    unsigned long f = spin_lock_irqsave(&q->lock);
+    unsigned long f = irq_save();
+    bool took = q_lock(q);
     struct waitq_entry *e = q->head;
     __atomic_store_n(&q->head, 0, __ATOMIC_RELAXED);
     q->tail = &q->head;
@@ -68,7 +102,8 @@ void waitq_wake_all(struct waitq *q)
         waker_wake(&w);
         e = next;
     }
-    spin_unlock_irqrestore(&q->lock, f);
+    q_unlock(q, took);
+    irq_restore(f);
 }
 
 /* Any context: a look at q's head, without the lock. */
@@ -84,7 +119,7 @@ int sched_block_until(uint64_t deadline_ns)
 
     if (clock_now_ns() >= deadline_ns)
         return -ETIMEDOUT;
-    timer_arm(&t, deadline_ns, waker_current());
+    timer_arm(&t, deadline_ns, (struct waker){ sched_current() });   /* wakes this task */
     sched_block();
     timer_cancel(&t);
     return t.fired ? -ETIMEDOUT : 0;

@@ -8,9 +8,13 @@
 #include "fake_sched_threads.h"
 #include "clock.h"
 #include "csr.h"
+#include "harts.h"
 #include "timer.h"
 
 _Thread_local struct host_csr host_csr;
+/* harts_many (HOST_SMP): a thread per hart from the start, so the queues
+ * take their locks. */
+int host_harts_many = 1;
 static _Thread_local struct hart *current;
 
 /* Test main, before the thread starts. */

@@ -20,7 +20,7 @@ set(WAITQ_THREADS ${LIB_TESTS_DIR}/test_waitq_threads.c
 host_test_tsan(waitq_tsan ${WAITQ_THREADS})
 host_test(waitq_threads ${WAITQ_THREADS})
 foreach(t test_waitq_tsan test_waitq_threads)
-  target_compile_definitions(${t} PRIVATE HOST_CSR_PER_THREAD=1)
+  target_compile_definitions(${t} PRIVATE HOST_CSR_PER_THREAD=1 HOST_SMP=1)
   target_link_options(${t} PRIVATE -pthread)
 endforeach()
 # GCC's -Wtsan: ThreadSanitizer does not model waitq's seq_cst fences (it
