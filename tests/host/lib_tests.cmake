@@ -5,8 +5,8 @@
 
 set(LIB_TESTS_DIR ${CMAKE_CURRENT_LIST_DIR})
 
-host_test(ring ${LIB_TESTS_DIR}/test_ring.c ${SRC}/lib/ring.c)
-host_test_tsan(ring_tsan ${LIB_TESTS_DIR}/test_ring_tsan.c ${SRC}/lib/ring.c)
+host_test(ring ${LIB_TESTS_DIR}/test_ring.c)
+host_test_tsan(ring_tsan ${LIB_TESTS_DIR}/test_ring_tsan.c)
 host_test(stats ${LIB_TESTS_DIR}/test_stats.c ${SRC}/lib/stats.c)
 host_test(crc32 ${LIB_TESTS_DIR}/test_crc32.c ${SRC}/lib/crc32.c)
 # The kernel's timer queue (timer.c) on a fake clock and compare register.

@@ -89,7 +89,7 @@ endfunction()
 set(FUZZ_SRC_DIR ${CMAKE_CURRENT_LIST_DIR})
 
 # Ring buffer: random operation sequences against a byte-queue model.
-fuzz_target(fuzz_ring RUNS 100000 SOURCES ${FUZZ_SRC_DIR}/fuzz_ring.c ${PROJECT_SOURCE_DIR}/src/lib/ring.c)
+fuzz_target(fuzz_ring RUNS 100000 SOURCES ${FUZZ_SRC_DIR}/fuzz_ring.c)
 
 # POSIX layer: argument validation against the mock backend (the target,
 # the input decoder, the reference model, the data path and control calls).
@@ -116,7 +116,7 @@ foreach(lower ns16550 dw_apb)
     SOURCES ${FUZZ_SRC_DIR}/fuzz_uart_isr.c ${FUZZ_SRC_DIR}/fuzz_uart_isr_ops.c
     ${FUZZ_SRC_DIR}/fuzz_uart_isr_kernel.c ${FUZZ_SRC_DIR}/fuzz_uart_isr_mmio.c
     ${PROJECT_SOURCE_DIR}/tests/host/fake_acct.c ${FUZZ_DRV}/uart_cfg.c
-    ${PROJECT_SOURCE_DIR}/src/kernel/waitq.c ${PROJECT_SOURCE_DIR}/src/lib/ring.c
+    ${PROJECT_SOURCE_DIR}/src/kernel/waitq.c
     ${PROJECT_SOURCE_DIR}/src/kernel/console.c
     DEFINES "UART_LOWER_HEADER=\"lower_${lower}.h\"" "UART_ENGINE_HEADER=\"engine_async.h\""
     FUZZ_LOWER_DW=${dw})

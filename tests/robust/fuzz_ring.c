@@ -1,4 +1,4 @@
-/* libFuzzer target: the SPSC byte ring (src/lib/ring.c) driven by random
+/* libFuzzer target: the SPSC byte ring (include/ring.h) driven by random
  * operation sequences and checked against a plain byte-queue model after
  * every operation. Single-threaded: the concurrency side is
  * tests/host/test_ring_tsan.c; this checks the arithmetic (wrap of the

@@ -345,7 +345,7 @@ void async_counters(const struct uart_port *p, struct uart_counters *out)
  * sent). */
 void async_flush_polled(struct uart_port *p)
 {
-    uint8_t b;
+    uint8_t b = 0;   /* ring_pop writes it; clang's analyzer cannot follow its copy */
     while (ring_pop(&p->tx, &b, 1)) {
         uart_lower.putc_polled(&p->hw, (char)b);
         p->ctr.hw_send_bytes++;

@@ -372,7 +372,7 @@ uint64_t copier_phase_instret(const struct uart_port *p, unsigned i)
 void copier_flush_polled(struct uart_port *p)
 {
     struct copier_port *c = cp_of(p);
-    uint8_t b;
+    uint8_t b = 0;   /* ring_pop writes it; clang's analyzer cannot follow its copy */
     while (c->cursor < c->pending) {
         uart_lower.putc_polled(&p->hw, (char)c->stage[c->cursor++]);
         p->ctr.hw_send_bytes++;
