@@ -1,4 +1,5 @@
-/* Monotonic time of the board's timebase (rdtime), in nanoseconds. */
+/* Monotonic time of the board's timebase (rdtime), in nanoseconds
+ * (src/kernel/time.c, with the timers on it). */
 #ifndef CLOCK_H
 #define CLOCK_H
 
@@ -11,9 +12,6 @@ uint64_t clock_ns_to_ticks(uint64_t ns);
 /* Any context: nanoseconds since reset (less the wire model's simulation
  * when clock_sim_free()). */
 uint64_t clock_now_ns(void);
-/* Timer queue, interrupts masked: the timebase tick at which
- * clock_now_ns() reaches ns. */
-uint64_t clock_deadline_ticks(uint64_t ns);
 /* Boot, interrupts masked, after cpu_acct_init: take the model's
  * simulation out of the clock (needs -icount: the sim account in ns; an
  * image without the model ignores it). */

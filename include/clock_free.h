@@ -1,4 +1,4 @@
-/* The clock with the wire model's simulation taken out (clock.c): the
+/* The clock with the wire model's simulation taken out (time.c): the
  * model runs on the guest's CPU, between the driver's instructions, and a
  * real UART's register costs no such time; under QEMU's -icount the sim
  * CPU account counts virtual ns, so the guest's time is the timebase's

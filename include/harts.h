@@ -94,7 +94,7 @@ static inline int harts_many(void)
 #else
 /* Host builds: one hart. */
 static inline int harts_many(void) { return 0; }
-/* Any context (clock.c), host builds: one hart, whose instance is mine. */
+/* Any context (time.c), host builds: one hart, whose instance is mine. */
 static inline void *hart_local_of(unsigned h, void *mine)
 {
     (void)h;

@@ -19,6 +19,10 @@ _Noreturn void kernel_exit(int code);
  * then the status to QEMU's finisher or SBI system reset, else park
  * (power.c). Calls nothing that sleeps. */
 _Noreturn void power_off(int code);
+/* Boot, hart 0, first in kmain: the clock power_off bounds its wait with
+ * (clock_now_ns: the kernel's time calls panic, so power_off, under it,
+ * calls the clock only through this). */
+void power_clock_from(uint64_t (*now)(void));
 
 /* Any context (interrupts masked on return): print msg through the polled
  * path, then exit with EXIT_PANIC. */

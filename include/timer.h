@@ -12,7 +12,7 @@
 #include "scheduler.h"
 
 /* A timer's place in its hart's queue: a list ordered by absolute
- * deadline, equal deadlines in the order they were armed (timer.c). */
+ * deadline, equal deadlines in the order they were armed (time.c). */
 struct timerq_entry {
     uint64_t deadline;         /* absolute time, ns */
     struct timerq_entry *next; /* next later entry while armed */

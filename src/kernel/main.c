@@ -41,6 +41,7 @@ void boot_hooks_run(enum boot_level lvl, const struct boot_ctx *b)
 /* Boot, hart 0, interrupts masked, on the boot stack (task "main"). */
 void kmain(unsigned long hartid, const void *fdt)
 {
+    power_clock_from(clock_now_ns);    /* a panic's last wait, bounded */
     cpu_acct_early_init();
     board_early_init();
     trap_init(timer_isr);

@@ -1,9 +1,10 @@
 /* Power off at the end of a run, polled (any context, panic included):
  * the status reaches QEMU's exit code through the sifive test finisher;
  * SBI system reset is the fallback; otherwise park. The task-level exit
- * that drains first is exit.c's. */
+ * that drains first is exit.c's. A leaf under panic: the clock it bounds
+ * its wait with (the kernel's time, whose timers panic) is handed to it
+ * at boot. */
 #include "board_info.h"
-#include "clock.h"
 #include "console.h"
 #include "csr.h"
 #include "kernel.h"
@@ -17,15 +18,25 @@
 
 void hart_park(void) __attribute__((noreturn));
 
+static uint64_t (*power_clock)(void);   /* power_clock_from's: clock_now_ns */
+
+/* Boot, hart 0, interrupts masked (kmain, first). */
+void power_clock_from(uint64_t (*now)(void))
+{
+    power_clock = now;
+}
+
 /* power_off, interrupts masked: wait for the console's last stop bit,
  * but no longer than a full FIFO and the shifter take, twice, plus slack:
  * a transmitter that never reports empty (fault=temt-stuck, a broken
  * UART) must not turn the exit, or a panic, into a silent hang. */
 static void wait_idle_bounded(const struct console_sink *s)
 {
-    uint64_t end = clock_now_ns() + EXIT_IDLE_SLACK_NS +
+    if (!power_clock)       /* (none before kmain's first line) */
+        return;
+    uint64_t end = power_clock() + EXIT_IDLE_SLACK_NS +
                    2 * console_char_ns() * (console_fifo_depth() + 1U);
-    while (!s->tx_idle() && clock_now_ns() < end)
+    while (!s->tx_idle() && power_clock() < end)
         ;
 }
 

@@ -1,4 +1,4 @@
-# Library unit tests: ring buffer, statistics, CRC-32, the timer queue; the
+# Library unit tests: ring buffer, statistics, CRC-32, the kernel's timers; the
 # spinlock and the wait queue with threads under ThreadSanitizer.
 # Included from tests/host/CMakeLists.txt, which defines host_test,
 # host_test_tsan and SRC.
@@ -9,8 +9,12 @@ host_test(ring ${LIB_TESTS_DIR}/test_ring.c)
 host_test_tsan(ring_tsan ${LIB_TESTS_DIR}/test_ring_tsan.c)
 host_test(stats ${LIB_TESTS_DIR}/test_stats.c ${SRC}/lib/stats.c)
 host_test(crc32 ${LIB_TESTS_DIR}/test_crc32.c ${SRC}/lib/crc32.c)
-# The kernel's timer queue (timer.c) on a fake clock and compare register.
-host_test(timer ${LIB_TESTS_DIR}/test_timer.c ${SRC}/kernel/timer.c)
+# The kernel's timers (time.c) on its clock, built for qemu-virt's
+# timebase, over a fake timebase and compare register (TIME_SRCS:
+# tests/host/CMakeLists.txt).
+host_test(timer ${LIB_TESTS_DIR}/test_timer.c ${TIME_SRCS})
+target_include_directories(test_timer PRIVATE ${PROJECT_SOURCE_DIR}/boards/qemu-virt)
+target_compile_definitions(test_timer PRIVATE WIRE_BAUD=0)
 host_test(line_point ${LIB_TESTS_DIR}/test_line_point.c ${SRC}/lib/line_point.c)
 host_test_tsan(spinlock_tsan ${LIB_TESTS_DIR}/test_spinlock_tsan.c)
 # The wait queue with a thread per hart: under TSan (races), and under

@@ -1,24 +1,19 @@
-/* The clock (src/kernel/clock.c) built for one board's timebase
+/* The clock (src/kernel/time.c) built for one board's timebase
  * (host.clock.<board>: qemu-virt, 10 MHz, and d1, 24 MHz): tick <-> ns
  * conversion exact against 128-bit reference arithmetic, monotonic, and
- * free of overflow for years; clock_now_ns reads the timebase. The clock
- * without the wire model's simulation (clock_free.h): the timebase less
- * the simulation, never back. */
+ * free of overflow for years; clock_now_ns reads the timebase, and a
+ * timer sets the compare register at the tick where the clock reaches its
+ * deadline. The clock without the wire model's simulation
+ * (clock_free.h): the timebase less the simulation, never back. The
+ * timebase, the compare register and the rest time.c calls are
+ * fake_time_env.c's. */
 #include "board.h"
 #include "check.h"
 #include "clock.h"
 #include "clock_free.h"
-#include "cpu_acct.h"
-
-/* What clock.c reads: the counters (host_csr) and the sim account. */
-struct host_csr host_csr;
-HART_LOCAL unsigned hart_self_index;
-struct cpu_acct cpu_acct_isr, cpu_acct_idle, cpu_acct_sim, cpu_acct_rx;
-struct cpu_acct_now cpu_acct_now = { .owner = &cpu_acct_isr };
-unsigned cpu_clock_shift;
-
-/* irq_restore (clock_now_ns with the wire model): nothing pending. */
-void host_irq_enabled(void) {}
+#include "csr.h"
+#include "fake_time_env.h"
+#include "timer.h"
 
 static uint64_t ref_ticks_to_ns(uint64_t t, uint64_t hz)
 {
@@ -57,11 +52,15 @@ int main(void)
     }
     uint64_t far_ns = 100 * year_s * 1000000000ULL + 12345;
     CHECK_EQ(clock_ns_to_ticks(far_ns), ref_ns_to_ticks(far_ns, hz));
-    /* The clock reads the timebase; its deadline is the tick at which
-     * it reaches the given ns (no simulation taken out). */
+    /* The clock reads the timebase; a timer's compare value is the tick
+     * at which it reaches the deadline (no simulation taken out). */
     host_csr.time = far;
     CHECK_EQ(clock_now_ns(), ref_ticks_to_ns(far, hz));
-    CHECK_EQ(clock_deadline_ticks(far_ns), ref_ns_to_ticks(far_ns, hz));
+    struct timer t = { 0 };
+    timer_init();
+    CHECK_EQ(timer_arm(&t, far_ns, (struct waker){ 0 }), 0);
+    CHECK_EQ(fte_hw, ref_ns_to_ticks(far_ns, hz));
+    CHECK(timer_cancel(&t));
     /* Without the simulation: raw - sim, frozen while the simulation
      * runs (raw and sim grow together), never back when the timebase's
      * step lags the simulation's ns. */

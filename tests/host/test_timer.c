@@ -1,66 +1,35 @@
-/* Host tests for the kernel's timer queue (src/kernel/timer.c) through
- * its entry points: expiry in deadline order, FIFO among equal deadlines,
- * cancel, re-arm, the compare register kept at the earliest deadline,
- * callbacks that re-arm, bad arguments and the foreign-hart refusal. The
- * clock, the compare register, the wakers and panic are this file's. */
+/* Host tests for the kernel's timers (src/kernel/time.c) through their
+ * entry points: expiry in deadline order, FIFO among equal deadlines,
+ * cancel, re-arm, the compare register kept at the tick where the clock
+ * reaches the earliest deadline, callbacks that re-arm, bad arguments and
+ * the foreign-hart refusal. The clock is time.c's own, built for
+ * qemu-virt's timebase (100 ns a tick) over a timebase the tests set;
+ * the compare register, the wakers and panic are fake_time_env.c's. */
 #include <errno.h>
 #include <setjmp.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "board.h"
 #include "check.h"
 #include "clock.h"
-#include "cpu_acct.h"
+#include "csr.h"
+#include "fake_time_env.h"
 #include "harts.h"
-#include "kernel.h"
 #include "timer.h"
 
 #define NTIMERS 300
 #define DEADLINE_RANGE 50 /* small range: many equal deadlines */
 #define ROUNDS 20
 
-/* ---- what timer.c calls ---------------------------------------------- */
-
-struct host_csr host_csr;
-HART_LOCAL unsigned hart_self_index;
-struct cpu_acct cpu_acct_isr, cpu_acct_idle, cpu_acct_sim, cpu_acct_rx;
-struct cpu_acct_now cpu_acct_now = { .owner = &cpu_acct_isr };
-unsigned cpu_clock_shift;
-
-static uint64_t now;           /* the fake clock, ns */
-static uint64_t hw;            /* the compare register, ns (ticks = ns) */
-static unsigned hw_writes;
-static int woken[NTIMERS + 8]; /* ids of the timers woken, in order */
-static int nwoken;
-static jmp_buf panicked;
-
-/* timer.c: the fake clock. */
-uint64_t clock_now_ns(void) { return now; }
-uint64_t clock_deadline_ticks(uint64_t ns) { return ns; }
-/* timer_init: nothing to set up. */
-void timer_hw_init(void) {}
-/* reprogram: the compare register's new value. */
-void timer_hw_set(uint64_t ticks)
-{
-    hw = ticks;
-    hw_writes++;
-}
-/* irq_restore: no fake interrupts here. */
-void host_irq_enabled(void) {}
-/* timer_isr: a timer's waker; the "task" pointer carries the timer's id. */
-void waker_wake(const struct waker *w)
-{
-    if (w->task && nwoken < (int)(sizeof woken / sizeof woken[0]))
-        woken[nwoken++] = (int)(intptr_t)w->task - 1;
-}
-/* foreign_timer: back to the test that expected it. */
-_Noreturn void panic(const char *fmt, ...)
-{
-    (void)fmt;
-    longjmp(panicked, 1);
-}
+/* The tests' times are ticks of the timebase: T(t) is tick t's ns. */
+#define TICK_NS 100
+_Static_assert(BOARD_TICK_NS_NUM == TICK_NS && BOARD_TICK_NS_DEN == 1,
+               "host.timer is built for qemu-virt's 10 MHz timebase");
+#define T(t) ((uint64_t)(t) * TICK_NS)
+/* The last tick whose time the clock's 64-bit ns still holds. */
+#define LAST_TICK (UINT64_MAX / TICK_NS)
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -81,27 +50,33 @@ static struct waker id_waker(int id)
     return (struct waker){ (struct task *)(intptr_t)(id + 1) };
 }
 
+/* The id of the k-th timer woken. */
+static int woken(int k)
+{
+    return (int)(intptr_t)fte_woken[k] - 1;
+}
+
 /* Each test: an empty queue at time 0. */
 static void reset(void)
 {
-    now = 0;
+    host_csr.time = 0;
     hart_self_index = 0;
     timer_init();
-    nwoken = 0;
-    hw_writes = 0;
+    fte_nwoken = 0;
+    fte_hw_writes = 0;
 }
 
-/* Fire everything due at t; true if the timers woken are ids[0..n), in
- * that order. */
+/* Fire everything due at tick t; true if the timers woken are ids[0..n),
+ * in that order. */
 static bool fire_at(uint64_t t, const int *ids, int n)
 {
-    now = t;
-    nwoken = 0;
+    host_csr.time = t;
+    fte_nwoken = 0;
     timer_isr();
-    if (nwoken != n)
+    if (fte_nwoken != n)
         return false;
     for (int i = 0; i < n; i++)
-        if (woken[i] != ids[i])
+        if (woken(i) != ids[i])
             return false;
     return true;
 }
@@ -117,27 +92,27 @@ static void test_random_order(void)
     for (int round = 0; round < ROUNDS; round++) {
         uint64_t min = UINT64_MAX;
         reset();
-        CHECK_EQ(hw, UINT64_MAX);
+        CHECK_EQ(fte_hw, UINT64_MAX);
         for (int i = 0; i < NTIMERS; i++) {
             uint64_t d = 1 + rnd64() % DEADLINE_RANGE;   /* never 0 ns */
             t[i] = (struct timer){ 0 };
-            CHECK_EQ(timer_arm(&t[i], d, id_waker(i)), 0);
+            CHECK_EQ(timer_arm(&t[i], T(d), id_waker(i)), 0);
             if (d < min)
                 min = d;
-            CHECK_EQ(hw, min);
+            CHECK_EQ(fte_hw, min);
         }
-        now = UINT64_MAX;
+        host_csr.time = LAST_TICK;
         timer_isr();
-        CHECK_EQ(nwoken, NTIMERS);
-        for (int k = 1; k < nwoken; k++) {
-            uint64_t a = t[woken[k - 1]].entry.deadline, b = t[woken[k]].entry.deadline;
+        CHECK_EQ(fte_nwoken, NTIMERS);
+        for (int k = 1; k < fte_nwoken; k++) {
+            uint64_t a = t[woken(k - 1)].entry.deadline, b = t[woken(k)].entry.deadline;
             CHECK(a <= b);
             if (a == b)
-                CHECK(woken[k - 1] < woken[k]);   /* FIFO among ties */
+                CHECK(woken(k - 1) < woken(k));   /* FIFO among ties */
         }
         for (int i = 0; i < NTIMERS; i++)
             CHECK(t[i].fired && !t[i].entry.armed && t[i].entry.next == NULL);
-        CHECK_EQ(hw, UINT64_MAX);
+        CHECK_EQ(fte_hw, UINT64_MAX);
     }
 }
 
@@ -147,18 +122,33 @@ static void test_earliest(void)
     struct timer a = { 0 }, b = { 0 }, c = { 0 }, d = { 0 };
 
     reset();
-    unsigned w0 = hw_writes;
-    timer_arm(&a, 100, id_waker(0));     /* empty queue */
-    CHECK_EQ(hw, 100);
-    CHECK_EQ(hw_writes, w0 + 1);
-    timer_arm(&b, 200, id_waker(1));     /* later: no write */
-    CHECK_EQ(hw_writes, w0 + 1);
-    timer_arm(&c, 50, id_waker(2));      /* earlier */
-    CHECK_EQ(hw, 50);
-    CHECK_EQ(hw_writes, w0 + 2);
-    timer_arm(&d, 50, id_waker(3));      /* tie: after c, no write */
-    CHECK_EQ(hw_writes, w0 + 2);
-    CHECK(fire_at(UINT64_MAX, (const int[]){ 2, 3, 0, 1 }, 4));
+    unsigned w0 = fte_hw_writes;
+    timer_arm(&a, T(100), id_waker(0));  /* empty queue */
+    CHECK_EQ(fte_hw, 100);
+    CHECK_EQ(fte_hw_writes, w0 + 1);
+    timer_arm(&b, T(200), id_waker(1));  /* later: no write */
+    CHECK_EQ(fte_hw_writes, w0 + 1);
+    timer_arm(&c, T(50), id_waker(2));   /* earlier */
+    CHECK_EQ(fte_hw, 50);
+    CHECK_EQ(fte_hw_writes, w0 + 2);
+    timer_arm(&d, T(50), id_waker(3));   /* tie: after c, no write */
+    CHECK_EQ(fte_hw_writes, w0 + 2);
+    CHECK(fire_at(LAST_TICK, (const int[]){ 2, 3, 0, 1 }, 4));
+}
+
+/* A deadline between two ticks: the register is set at the later one,
+ * the first at which the clock has reached it. */
+static void test_tick_rounding(void)
+{
+    struct timer a = { 0 };
+
+    reset();
+    timer_arm(&a, T(10) + 1, id_waker(0));
+    CHECK_EQ(fte_hw, 11);
+    CHECK(fire_at(10, NULL, 0));         /* T(10): 1 ns short */
+    CHECK_EQ(fte_hw, 11);
+    CHECK(fire_at(11, (const int[]){ 0 }, 1));
+    CHECK_EQ(fte_hw, UINT64_MAX);
 }
 
 /* Cancel of head, middle, tail, fired and never armed timers. */
@@ -167,45 +157,44 @@ static void test_cancel(void)
     struct timer a = { 0 }, b = { 0 }, c = { 0 }, d = { 0 }, e = { 0 };
 
     reset();
-    timer_arm(&a, 10, id_waker(0));
-    timer_arm(&b, 20, id_waker(1));
-    timer_arm(&c, 30, id_waker(2));
-    timer_arm(&d, 40, id_waker(3));
+    timer_arm(&a, T(10), id_waker(0));
+    timer_arm(&b, T(20), id_waker(1));
+    timer_arm(&c, T(30), id_waker(2));
+    timer_arm(&d, T(40), id_waker(3));
     CHECK(timer_cancel(&b));             /* middle */
     CHECK(!b.entry.armed);
-    CHECK_EQ(hw, 10);
+    CHECK_EQ(fte_hw, 10);
     CHECK(timer_cancel(&a));             /* head: the register moves on */
-    CHECK_EQ(hw, 30);
+    CHECK_EQ(fte_hw, 30);
     CHECK(timer_cancel(&d));             /* tail */
     CHECK(!timer_cancel(&d));            /* already cancelled */
     CHECK(!timer_cancel(&e));            /* never armed */
-    CHECK_EQ(hw, 30);
+    CHECK_EQ(fte_hw, 30);
     CHECK(timer_cancel(&c));             /* the last one: no deadline */
-    CHECK_EQ(hw, UINT64_MAX);
-    CHECK(fire_at(UINT64_MAX, NULL, 0));
-    timer_arm(&b, 5, id_waker(1));       /* a cancelled timer re-arms */
+    CHECK_EQ(fte_hw, UINT64_MAX);
+    CHECK(fire_at(LAST_TICK, NULL, 0));
+    timer_arm(&b, T(5), id_waker(1));    /* a cancelled timer re-arms */
     CHECK(fire_at(5, (const int[]){ 1 }, 1));
     CHECK(!timer_cancel(&b));            /* fired: nothing to cancel */
 }
-
 /* Re-arming an armed timer moves it instead of linking it twice. */
 static void test_rearm(void)
 {
     struct timer a = { 0 }, b = { 0 }, c = { 0 };
 
     reset();
-    timer_arm(&a, 10, id_waker(0));
-    timer_arm(&b, 20, id_waker(1));
-    timer_arm(&c, 30, id_waker(2));
-    timer_arm(&a, 25, id_waker(0));      /* head moves back */
-    CHECK_EQ(hw, 20);
-    timer_arm(&c, 5, id_waker(2));       /* tail moves to the front */
-    CHECK_EQ(hw, 5);
-    timer_arm(&c, 20, id_waker(2));      /* tie with b: after it */
-    timer_arm(&b, 20, id_waker(1));      /* re-arm is a new arming */
-    CHECK_EQ(hw, 20);
-    CHECK(fire_at(UINT64_MAX, (const int[]){ 2, 1, 0 }, 3));
-    CHECK_EQ(a.entry.deadline, 25);
+    timer_arm(&a, T(10), id_waker(0));
+    timer_arm(&b, T(20), id_waker(1));
+    timer_arm(&c, T(30), id_waker(2));
+    timer_arm(&a, T(25), id_waker(0));   /* head moves back */
+    CHECK_EQ(fte_hw, 20);
+    timer_arm(&c, T(5), id_waker(2));    /* tail moves to the front */
+    CHECK_EQ(fte_hw, 5);
+    timer_arm(&c, T(20), id_waker(2));   /* tie with b: after it */
+    timer_arm(&b, T(20), id_waker(1));   /* re-arm is a new arming */
+    CHECK_EQ(fte_hw, 20);
+    CHECK(fire_at(LAST_TICK, (const int[]){ 2, 1, 0 }, 3));
+    CHECK_EQ(a.entry.deadline, T(25));
 }
 
 /* Expiry with the clock between deadlines; deadline == now has expired. */
@@ -214,30 +203,31 @@ static void test_expiry(void)
     struct timer a = { 0 }, b = { 0 }, c = { 0 };
 
     reset();
-    timer_arm(&c, 30, id_waker(2));
-    timer_arm(&a, 10, id_waker(0));
-    timer_arm(&b, 20, id_waker(1));
+    timer_arm(&c, T(30), id_waker(2));
+    timer_arm(&a, T(10), id_waker(0));
+    timer_arm(&b, T(20), id_waker(1));
     CHECK(fire_at(9, NULL, 0));          /* early interrupt: nothing */
-    CHECK_EQ(hw, 10);
+    CHECK_EQ(fte_hw, 10);
     CHECK(fire_at(25, (const int[]){ 0, 1 }, 2));
     CHECK(a.fired && b.fired && !c.fired);
-    CHECK_EQ(hw, 30);
+    CHECK_EQ(fte_hw, 30);
     CHECK(c.entry.armed);
     CHECK(fire_at(30, (const int[]){ 2 }, 1));
-    CHECK_EQ(hw, UINT64_MAX);
-    timer_arm(&a, UINT64_MAX - 1, id_waker(0));   /* the latest deadline */
-    CHECK(fire_at(UINT64_MAX - 2, NULL, 0));
-    CHECK(fire_at(UINT64_MAX - 1, (const int[]){ 0 }, 1));
+    CHECK_EQ(fte_hw, UINT64_MAX);
+    timer_arm(&a, T(LAST_TICK), id_waker(0));   /* the latest deadline */
+    CHECK_EQ(fte_hw, LAST_TICK);
+    CHECK(fire_at(LAST_TICK - 1, NULL, 0));
+    CHECK(fire_at(LAST_TICK, (const int[]){ 0 }, 1));
 }
 
 static struct timer periodic;
 static int periodic_runs;
 
-/* timer_isr: a callback that re-arms its timer 10 ns on, three times. */
+/* timer_isr: a callback that re-arms its timer 10 ticks on, three times. */
 static void periodic_fire(struct timer *t)
 {
     if (++periodic_runs < 3)
-        timer_arm(t, now + 10, t->waker);
+        timer_arm(t, clock_now_ns() + T(10), t->waker);
 }
 
 /* A callback runs in the interrupt and may re-arm its own timer: the
@@ -247,16 +237,16 @@ static void test_callback_rearm(void)
     reset();
     periodic = (struct timer){ .fire = periodic_fire };
     periodic_runs = 0;
-    timer_arm(&periodic, 10, id_waker(7));
+    timer_arm(&periodic, T(10), id_waker(7));
     CHECK(fire_at(10, (const int[]){ 7 }, 1));
     CHECK_EQ(periodic_runs, 1);
     CHECK(periodic.entry.armed);
-    CHECK_EQ(hw, 20);
+    CHECK_EQ(fte_hw, 20);
     CHECK(fire_at(20, (const int[]){ 7 }, 1));
     CHECK(fire_at(30, (const int[]){ 7 }, 1));
     CHECK_EQ(periodic_runs, 3);
     CHECK(!periodic.entry.armed);
-    CHECK_EQ(hw, UINT64_MAX);
+    CHECK_EQ(fte_hw, UINT64_MAX);
 }
 
 /* NULL timers are refused and change nothing; an armed timer used from
@@ -266,22 +256,22 @@ static void test_refusals(void)
     struct timer a = { 0 };
 
     reset();
-    timer_arm(&a, 500, id_waker(0));
-    CHECK_EQ(timer_arm(NULL, 100, id_waker(1)), -EINVAL);
+    timer_arm(&a, T(500), id_waker(0));
+    CHECK_EQ(timer_arm(NULL, T(100), id_waker(1)), -EINVAL);
     CHECK(!timer_cancel(NULL));
     CHECK(a.entry.armed);
-    CHECK_EQ(hw, 500);
+    CHECK_EQ(fte_hw, 500);
     hart_self_index = 1;
-    if (!setjmp(panicked)) {
+    if (!setjmp(fte_panicked)) {
         timer_cancel(&a);
         CHECK(!"cancel from another hart did not panic");
     }
-    if (!setjmp(panicked)) {
-        timer_arm(&a, 600, id_waker(0));
+    if (!setjmp(fte_panicked)) {
+        timer_arm(&a, T(600), id_waker(0));
         CHECK(!"re-arm from another hart did not panic");
     }
     hart_self_index = 0;
-    CHECK(a.entry.armed && a.entry.deadline == 500);
+    CHECK(a.entry.armed && a.entry.deadline == T(500));
     CHECK(fire_at(500, (const int[]){ 0 }, 1));
 }
 
@@ -290,6 +280,7 @@ int main(void)
 {
     test_random_order();
     test_earliest();
+    test_tick_rounding();
     test_cancel();
     test_rearm();
     test_expiry();

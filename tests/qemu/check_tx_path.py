@@ -17,7 +17,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 MAX_FILES, MAX_INSNS = 26, 3000
 WANT = ("src/io/posix.c", "src/drivers/uart/tty.c", "src/drivers/uart/engine_async.c",
         "src/drivers/uart/lower_16550.h", "include/uart_regs.h", "src/arch/riscv/trap.S",
-        "src/arch/riscv/plic.c", "src/kernel/timer.c", "src/kernel/scheduler.c")
+        "src/arch/riscv/plic.c", "src/kernel/time.c", "src/kernel/scheduler.c")
 
 
 def main():

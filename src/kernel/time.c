@@ -1,21 +1,114 @@
-/* Tickless timer queues, one per hart on top of its compare register. A
- * timer is armed on the queue of the hart that arms it and fires there.
- * A queue is its hart's alone, touched with interrupts masked and no lock
- * (the wire model arms a timer per FIFO refill: a lock pair there costs
- * S41 some 6 % of its instructions per byte); re-arming or cancelling an
- * armed timer from another hart is refused (panic), never a corruption.
- * The queue is a singly linked list ordered by absolute deadline (ns),
- * equal deadlines in the order they were armed: insertion and
- * cancellation walk it, O(armed timers). The compare register is set
- * through the arch's timer_hw_set; waiting for a deadline is waitq.c's
- * (waitq.h). */
+/* The kernel's time: the clock and the timers on it, one module.
+ *
+ * The clock is the board's timebase (rdtime) in nanoseconds: the ratio is
+ * a compile-time constant, so the divisions by 1 (QEMU, 10 MHz) or 3 (D1,
+ * 24 MHz) become multiplications. With the wire model under -icount, the
+ * guest's clock leaves out the model's simulation (clock_free.h).
+ *
+ * The timers are tickless queues, one per hart on top of its compare
+ * register. A timer is armed on the queue of the hart that arms it and
+ * fires there. A queue is its hart's alone, touched with interrupts
+ * masked and no lock (the wire model arms a timer per FIFO refill: a lock
+ * pair there costs S41 some 6 % of its instructions per byte); re-arming
+ * or cancelling an armed timer from another hart is refused (panic),
+ * never a corruption. The queue is a singly linked list ordered by
+ * absolute deadline (ns of clock_now_ns), equal deadlines in the order
+ * they were armed: insertion and cancellation walk it, O(armed timers).
+ * The compare register is set through the arch's timer_hw_set, at the
+ * tick where the clock reaches the earliest deadline; waiting for a
+ * deadline is waitq.c's (waitq.h). */
 #include <errno.h>
+#include "board.h"
 #include "clock.h"
+#include "clock_free.h"
 #include "cpu_acct.h"
 #include "csr.h"
 #include "harts.h"
 #include "kernel.h"
 #include "timer.h"
+
+/* ---- the clock ---------------------------------------------------------- */
+
+/* clock_ticks_to_ns, any context: floor(ticks * num / den) for a
+ * timebase of num/den nanoseconds per tick (10 MHz: 100/1, 24 MHz:
+ * 125/3). Splitting off the whole multiples of den keeps every
+ * intermediate below (den - 1) * num or the result, so nothing overflows
+ * and nothing drifts. */
+static inline uint64_t ticks_to_ns(uint64_t ticks, uint32_t num, uint32_t den)
+{
+    return (ticks / den) * num + (ticks % den) * num / den;
+}
+
+/* clock_ns_to_ticks, any context: the first tick at or after ns,
+ * ceil(ns * den / num). */
+static inline uint64_t ns_to_ticks(uint64_t ns, uint32_t num, uint32_t den)
+{
+    return (ns / num) * den + ((ns % num) * den + num - 1) / num;
+}
+
+/* Any context. */
+uint64_t clock_ticks_to_ns(uint64_t ticks)
+{
+    return ticks_to_ns(ticks, BOARD_TICK_NS_NUM, BOARD_TICK_NS_DEN);
+}
+
+/* Any context. */
+uint64_t clock_ns_to_ticks(uint64_t ns)
+{
+    return ns_to_ticks(ns, BOARD_TICK_NS_NUM, BOARD_TICK_NS_DEN);
+}
+
+static bool sim_free;       /* clock_sim_free_init: the model's time taken out */
+static uint64_t last_free;  /* the last value clock_now_ns returned */
+
+/* Any context, interrupts masked: the simulation's time so far, in ns
+ * (under -icount a cycle of the sim account takes 2^cpu_clock_shift ns):
+ * the boot hart's sim account (the UART and its model are the boot
+ * hart's), and on the boot hart the call running now (the sim account
+ * owns the CPU since cpu_acct_now's snapshot). */
+static uint64_t sim_ns(void)
+{
+    if (hart_self() != 0)
+        return ((const struct cpu_acct *)hart_local_of(0, &cpu_acct_sim))->cycles
+               << cpu_clock_shift;
+    uint64_t run = cpu_acct_now.owner == &cpu_acct_sim ? rdcycle() - cpu_acct_now.cycle : 0;
+    return (cpu_acct_sim.cycles + run) << cpu_clock_shift;
+}
+
+/* Boot, interrupts masked, after cpu_acct_init. */
+void clock_sim_free_init(bool on)
+{
+    sim_free = WIRE_BAUD && on;
+    last_free = 0;
+}
+
+/* Any context. */
+bool clock_sim_free(void)
+{
+    return sim_free;
+}
+
+/* Any context. */
+uint64_t clock_now_ns(void)
+{
+    uint64_t raw = clock_ticks_to_ns(rdtime());
+    if (WIRE_BAUD && sim_free) {        /* (compiled out without the model) */
+        unsigned long f = irq_save();
+        raw = clock_free_value(raw, sim_ns(), &last_free);
+        irq_restore(f);
+    }
+    return raw;
+}
+
+/* reprogram, interrupts masked: the timebase tick at which clock_now_ns
+ * reaches ns, if the simulation runs no more before it (if it does, the
+ * timer fires early, finds nothing due and is set again). */
+static uint64_t deadline_ticks(uint64_t ns)
+{
+    return clock_ns_to_ticks(WIRE_BAUD && sim_free ? ns + sim_ns() : ns);
+}
+
+/* ---- the timers --------------------------------------------------------- */
 
 /* A hart's queue: its earliest entry first, NULL when empty. */
 struct timerq {
@@ -87,14 +180,18 @@ static uint64_t q_next_deadline(const struct timerq *q)
     return q->head != NULL ? q->head->deadline : UINT64_MAX;
 }
 
-/* Interrupts masked: keep the hardware at the queue's earliest deadline. */
-static void reprogram(void)
+/* timer_isr, timer_arm, timer_cancel, interrupts masked: keep the compare
+ * register at the tick of the queue's earliest deadline. Inline in all
+ * three: under the free clock, each instruction a model call runs after
+ * deadline_ticks read the simulation's time can bring its timer early
+ * (an interrupt more), and a call here adds some. */
+static inline __attribute__((always_inline)) void reprogram(void)
 {
     uint64_t next = q_next_deadline(&queue);
     if (next == programmed)
         return;
     programmed = next;
-    timer_hw_set(next == UINT64_MAX ? UINT64_MAX : clock_deadline_ticks(next));
+    timer_hw_set(next == UINT64_MAX ? UINT64_MAX : deadline_ticks(next));
 }
 
 /* Boot of each hart, interrupts masked. */
