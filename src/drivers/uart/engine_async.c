@@ -232,8 +232,7 @@ static size_t push_kick(struct uart_port *p, const uint8_t *b, size_t n)
     size_t k = ring_push(&p->tx, b, n < UINT32_MAX ? (uint32_t)n : UINT32_MAX);
     port_took(p, k);
     kick(p);
-    if (__builtin_expect(waitq_active(&p->drain), 0))
-        waitq_wake_all(&p->drain);         /* their bytes are not the last any more */
+    waitq_wake_all(&p->drain);             /* their bytes are not the last any more */
     return k;
 }
 
