@@ -168,6 +168,9 @@ def build_parser():
     p.add_argument("--baseline", metavar="LABEL_OR_INDEX",
                    help="ratios value / value of this log inside the cells: a column label "
                         "or a 1-based LOG index (default: the first console-backend log)")
+    p.add_argument("--no-plots", action="store_true",
+                   help="draw no PNG plots (the report names each one as not asked for): "
+                        "matplotlib is not loaded, and a report takes a fraction of the time")
     p.add_argument("--json", metavar="FILE",
                    help="also write FILE: every figure of the report's tables with its unit, "
                         "source and marks, each log's settings (docs/report.md)")
@@ -215,13 +218,14 @@ def main(argv=None):
             parser.error("--sweep DIR reads the logs of DIR: no LOG, --check, --label, "
                          "--baseline, --rx-point or --json")
         from . import sweep
-        return sweep.main(args.sweep, args.output, parser.error)
+        return sweep.main(args.sweep, args.output, parser.error, not args.no_plots)
     if not args.logs:
         parser.error("the following arguments are required: LOG")
     if args.check:
-        if args.output or args.label or args.baseline or args.rx_point or args.json:
-            parser.error("--check writes no report: -o, --label, --baseline, --rx-point and "
-                         "--json do not apply")
+        if (args.output or args.label or args.baseline or args.rx_point or args.json
+                or args.no_plots):
+            parser.error("--check writes no report: -o, --label, --baseline, --rx-point, "
+                         "--json and --no-plots do not apply")
         return check.main(args.logs)
     if not args.output:
         parser.error("the following arguments are required: -o/--output (or use --check)")
@@ -266,7 +270,8 @@ def main(argv=None):
             print("%s: flag: %s" % (an.log.path, flag), file=sys.stderr)
     shown = []
     try:
-        path = report.write(analyses, labels, args.output, base, rx_points, shown)
+        path = report.write(analyses, labels, args.output, base, rx_points, shown,
+                            not args.no_plots)
     except OSError as exc:
         print("report: error: cannot write report: %s" % exc, file=sys.stderr)
         return 1

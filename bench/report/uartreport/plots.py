@@ -13,18 +13,30 @@ from .tables import s21_sizes
 
 WIDTH_IN, HEIGHT_IN, DPI = 12, 7, 100
 
-try:
-    import matplotlib
-    matplotlib.use("Agg")
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-    MPL_ERROR = None
-except Exception as exc:  # no matplotlib: the report says so
-    MPL_ERROR = "matplotlib is not available (%s)" % exc
+# Why no plot is drawn: --no-plots (the reports say so).
+NOT_ASKED = "not asked for (--no-plots)"
+_MPL = {}
+
+
+def mpl_error():
+    """None once matplotlib's Agg backend is loaded, else why it cannot be;
+    loaded on the first call, so a report without plots never loads it.
+    Called by write_all(), _figure() and sweep_plots."""
+    if "error" not in _MPL:
+        try:
+            import matplotlib
+            matplotlib.use("Agg")
+            _MPL["error"] = None
+        except Exception as exc:  # no matplotlib: the report says so
+            _MPL["error"] = "matplotlib is not available (%s)" % exc
+    return _MPL["error"]
 
 
 def _figure():
-    """A new 1200x700 figure with its own Agg canvas (no pyplot state)."""
+    """A new 1200x700 figure with its own Agg canvas (no pyplot state);
+    called by the plots below once mpl_error() is None."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
     fig = Figure(figsize=(WIDTH_IN, HEIGHT_IN), dpi=DPI)
     FigureCanvasAgg(fig)
     return fig
@@ -261,12 +273,14 @@ PLOTS = (("Latency CDF, S20", cdf_s20), ("Latency CDF by size, S21", cdf_s21),
          ("S43 overshoot histograms", s43_hist))
 
 
-def write_all(ans, labels, outdir):
-    """Write every plot that has data; returns [(title, filename|None, note)]."""
+def write_all(ans, labels, outdir, draw=True):
+    """Write every plot that has data (none when draw is false: --no-plots);
+    returns [(title, filename|None, note)]; called by report.build()."""
     out = []
     for title, func in PLOTS:
-        if MPL_ERROR:
-            out.append((title, None, MPL_ERROR))
+        why = mpl_error() if draw else NOT_ASKED
+        if why:
+            out.append((title, None, why))
             continue
         try:
             name, note = func(ans, labels, outdir)

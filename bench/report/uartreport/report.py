@@ -80,10 +80,11 @@ def default_baseline(ans):
                  and an.log.manifest.get("backend") == "console"), None)
 
 
-def build(ans, labels, outdir, baseline=None, rx_points=(), shown=None):
+def build(ans, labels, outdir, baseline=None, rx_points=(), shown=None, draw=True):
     """Write plots and return the Markdown text of the report; called by
     write(). rx_points: (analysis, label) of the --rx-point logs; shown: a
-    list that gets a tables.Table per table of figures shown, in order."""
+    list that gets a tables.Table per table of figures shown, in order;
+    draw: false for no plots (--no-plots)."""
     shown = [] if shown is None else shown
     if baseline is None:
         baseline = default_baseline(ans)
@@ -91,7 +92,7 @@ def build(ans, labels, outdir, baseline=None, rx_points=(), shown=None):
     out.append("Logs: %s." % ", ".join("`%s` (%s)" % (lb, an.log.path.rsplit("/", 1)[-1])
                                         for an, lb in zip(ans, labels)))
     out.append("")
-    written = plots.write_all(ans, labels, outdir)
+    written = plots.write_all(ans, labels, outdir, draw)
     out.extend(headline.section(ans, labels, baseline, shown, after_table=_glance(written)))
     out.append("## Detail")
     out.append("")
@@ -193,10 +194,10 @@ def _plots(written):
     return out
 
 
-def write(ans, labels, outdir, baseline=None, rx_points=(), shown=None):
+def write(ans, labels, outdir, baseline=None, rx_points=(), shown=None, draw=True):
     """Write outdir/report.md, outdir/report.html and the plots; returns the
-    Markdown's path; called by cli.py. shown: as build()'s (report --json)."""
-    text = build(ans, labels, outdir, baseline, rx_points, shown)
+    Markdown's path; called by cli.py. shown, draw: as build()'s."""
+    text = build(ans, labels, outdir, baseline, rx_points, shown, draw)
     path = os.path.join(outdir, "report.md")
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(text)

@@ -298,9 +298,10 @@ def setting_text(setting):
                                                          line_text(line))
 
 
-def main(folder, outdir, error):
+def main(folder, outdir, error, draw=True):
     """`report --sweep DIR [-o OUT]` (cli.main): write OUT/sweep.md and its
-    plots; error(message) is the parser's usage error (exit 2)."""
+    plots (none when draw is false: --no-plots); error(message) is the
+    parser's usage error (exit 2)."""
     import sys
     from . import sweep_md, sweep_plots
     if not os.path.isdir(folder):
@@ -322,7 +323,7 @@ def main(folder, outdir, error):
         print("report: error: no log in %s is a sweep point" % folder, file=sys.stderr)
         return 1
     cells = frontier(points)
-    plots = sweep_plots.write_all(points, cells, outdir)
+    plots = sweep_plots.write_all(points, cells, outdir, draw)
     try:
         path = sweep_md.write(folder, points, refused, cells, plots, outdir)
     except OSError as exc:

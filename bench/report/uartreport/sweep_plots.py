@@ -1,6 +1,6 @@
 """The sweep's PNG plots (1200 px wide, 100 dpi, matplotlib's Agg backend).
 
-write_all(points, cells, outdir) is called by sweep.main() and returns
+write_all(points, cells, outdir, drawn) is called by sweep.main() and returns
 [(title, file name or None, why not drawn)]: TX line rate, CPU % and RX
 loss against baud (a panel per FIFO depth, colour per backend, line style
 per CPU clock, one legend per figure) and a heatmap of the frontier.
@@ -10,7 +10,7 @@ import math
 import os
 import textwrap
 
-from .plots import MPL_ERROR
+from .plots import NOT_ASKED, mpl_error
 from .sweep import CPU_MAX_PCT, TX_MIN_PCT, clock_text, line_text
 from .sweep_frontier import baud_text, clocks_in_order, rows_in_order
 
@@ -22,15 +22,11 @@ FILES = (("TX line rate vs baud", "sweep_tx_line_rate.png"),
          ("RX loss vs baud", "sweep_rx_loss.png"),
          ("Frontier baud", "sweep_frontier.png"))
 
-if MPL_ERROR is None:
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-    from matplotlib.patches import Rectangle
-    from matplotlib.ticker import FixedLocator, NullLocator
-
 
 def _figure(height_in):
     """A new figure 1200 px wide with its own canvas, no pyplot state (_vs_baud, _heatmap)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
     fig = Figure(figsize=(WIDTH_IN, height_in), dpi=DPI)
     FigureCanvasAgg(fig)
     return fig
@@ -93,6 +89,7 @@ def _vs_baud(points, value, ylabel, title, limit, name, outdir, symlog=False):
             handles.setdefault(_line_name(key, settings), line)
         ax.axhline(limit, color="grey", linestyle=":", linewidth=1)
         ax.set_xscale("log")
+        from matplotlib.ticker import FixedLocator, NullLocator
         ax.xaxis.set_major_locator(FixedLocator(bauds))
         ax.xaxis.set_minor_locator(NullLocator())
         ax.set_xticklabels([baud_text(b) for b in bauds], rotation=45, fontsize=8)
@@ -134,6 +131,7 @@ def _heatmap(cells, name, outdir):
     fig = _figure(max(3.5, 1.6 + 0.7 * len(rows)))
     ax = fig.add_subplot(1, 1, 1)
     import matplotlib
+    from matplotlib.patches import Rectangle
     cmap = matplotlib.colormaps["viridis"].copy()
     cmap.set_bad("lightgrey")
     ladder = sorted({b for r in rows for c in cells[r].values() for b in c.ladder})
@@ -165,8 +163,9 @@ def _heatmap(cells, name, outdir):
     return name
 
 
-def write_all(points, cells, outdir):
-    """Write the four plots; returns [(title, file name or None, why not)] (sweep.main)."""
+def write_all(points, cells, outdir, drawn=True):
+    """Write the four plots (none when drawn is false: --no-plots); returns
+    [(title, file name or None, why not)]; called by sweep.main()."""
     def draw(i):
         """The i-th plot of FILES (write_all's loop)."""
         title, name = FILES[i]
@@ -182,8 +181,9 @@ def write_all(points, cells, outdir):
         return _heatmap(cells, name, outdir)
     out = []
     for i, (title, _) in enumerate(FILES):
-        if MPL_ERROR:
-            out.append((title, None, MPL_ERROR))
+        why = mpl_error() if drawn else NOT_ASKED
+        if why:
+            out.append((title, None, why))
             continue
         try:
             out.append((title, draw(i), ""))

@@ -3,10 +3,13 @@
 import os
 import re
 import shutil
+import subprocess
+import sys
 import tempfile
 import unittest
 
 import _common
+from uartreport import plots
 
 LOGS = [_common.ours("d1-async-synthetic.log"), _common.ours("qemu-virt-console-synthetic.log"),
         _common.starry("d1-async-q31.log"), _common.starry("qemu_console.md")]
@@ -29,7 +32,7 @@ class EndToEnd(unittest.TestCase):
         """Parse and analyse the fixture once for the class."""
         cls.tmp = tempfile.mkdtemp(prefix="uartreport-")
         cls.out = os.path.join(cls.tmp, "plain")
-        cls.res = _common.run_cli(*LOGS, "-o", cls.out)
+        cls.res = _common.run_cli(*LOGS, "-o", cls.out, plots=True)
         with open(os.path.join(cls.out, "report.md"), encoding="utf-8") as fh:
             cls.text = fh.read()
 
@@ -60,6 +63,30 @@ class EndToEnd(unittest.TestCase):
             self.assertTrue(os.path.isfile(path), name)
             self.assertGreater(os.path.getsize(path), 1000, name)
             self.assertEqual(_common.png_size(path), (1200, 700), name)
+
+    def test_no_plots(self):
+        """--no-plots: the same report with no PNG written, each plot named
+        as not asked for, matplotlib never loaded."""
+        out = os.path.join(self.tmp, "noplots")
+        res = _common.run_cli(*LOGS, "-o", out)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertEqual([n for n in os.listdir(out) if n.endswith(".png")], [])
+        with open(os.path.join(out, "report.md"), encoding="utf-8") as fh:
+            text = fh.read()
+        for title, _ in plots.PLOTS:
+            self.assertIn("- %s: not written, not asked for (--no-plots)." % title, text)
+        def detail(t):
+            """From the detail to the plots."""
+            return t.split("## Detail")[1].split("## Plots")[0]
+        self.assertEqual(detail(text), detail(self.text))
+        probe = subprocess.run([sys.executable, "-c", (
+            "import sys; sys.argv = ['report'] + sys.argv[1:]; sys.path.insert(0, %r)\n"
+            "from uartreport import cli\ncode = cli.main(sys.argv[1:])\n"
+            "print('matplotlib' in sys.modules); sys.exit(code)") % _common.TOOL_DIR,
+            *LOGS, "-o", os.path.join(self.tmp, "noplots2"), "--no-plots"],
+            capture_output=True, text=True, timeout=110)
+        self.assertEqual(probe.returncode, 0, probe.stderr)
+        self.assertEqual(probe.stdout.split()[-1], "False")
 
     def test_one_column_per_log(self):
         """Without --baseline: one column per log, no ratio column."""
@@ -110,7 +137,7 @@ class EndToEnd(unittest.TestCase):
         """Plots without data are not written and the report says why."""
         out = os.path.join(self.tmp, "starry")
         res = _common.run_cli(_common.starry("d1_out.md"), _common.starry("qemu_out.md"),
-                              "-o", out)
+                              "-o", out, plots=True)
         self.assertEqual(res.returncode, 0, res.stderr)
         with open(os.path.join(out, "report.md"), encoding="utf-8") as fh:
             text = fh.read()

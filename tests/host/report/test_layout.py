@@ -137,7 +137,7 @@ class HtmlPage(unittest.TestCase):
     def setUpClass(cls):
         """One report of the three quick logs."""
         cls.out = tempfile.mkdtemp(prefix="uartreport-html-")
-        res = _common.run_cli(*[_common.ours(n) for n in LOGS], "-o", cls.out)
+        res = _common.run_cli(*[_common.ours(n) for n in LOGS], "-o", cls.out, plots=True)
         assert res.returncode == 0, res.stderr
         with open(os.path.join(cls.out, "report.md"), encoding="utf-8") as fh:
             cls.md = fh.read()

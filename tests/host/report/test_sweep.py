@@ -219,7 +219,7 @@ class DeviceLine(unittest.TestCase):
             for name in (_sweep.PASSING, _sweep.DEVICE):
                 with open(os.path.join(tmp, name), "wb") as fh:
                     fh.write(_sweep.base(name))
-            res = _sweep._common.run_cli("--sweep", tmp)
+            res = _sweep._common.run_cli("--sweep", tmp, plots=True)
             self.assertEqual(res.returncode, 0, res.stderr)
             with open(os.path.join(tmp, "sweep.md"), encoding="utf-8") as fh:
                 md = fh.read()

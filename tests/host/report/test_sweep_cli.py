@@ -9,6 +9,7 @@ import unittest
 
 import _common
 import _sweep
+from uartreport.sweep_plots import FILES
 
 PNGS = ("sweep_tx_line_rate.png", "sweep_cpu.png", "sweep_rx_loss.png", "sweep_frontier.png")
 
@@ -22,7 +23,7 @@ class SweepReport(unittest.TestCase):
         cls.tmp = tempfile.mkdtemp(prefix="sweep-cli-")
         cls.logs = _sweep.sweep()
         _sweep.write(cls.tmp, cls.logs)
-        cls.res = _common.run_cli("--sweep", cls.tmp)
+        cls.res = _common.run_cli("--sweep", cls.tmp, plots=True)
         with open(os.path.join(cls.tmp, "sweep.md"), encoding="utf-8") as fh:
             cls.text = fh.read()
 
@@ -134,10 +135,22 @@ class Usage(unittest.TestCase):
         """-o OUT: sweep.md and the plots go there, not into DIR."""
         _sweep.write(self.tmp, {"a.log": _sweep.base()})
         out = os.path.join(self.tmp, "out")
-        res = _common.run_cli("--sweep", self.tmp, "-o", out)
+        res = _common.run_cli("--sweep", self.tmp, "-o", out, plots=True)
         self.assertEqual((res.returncode, res.stdout.strip()), (0, os.path.join(out, "sweep.md")))
         self.assertTrue(all(os.path.isfile(os.path.join(out, n)) for n in PNGS))
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "logs", "sweep.md")))
+
+    def test_no_plots(self):
+        """--no-plots: sweep.md with each plot named as not asked for, no PNG."""
+        _sweep.write(self.tmp, {"a.log": _sweep.base()})
+        out = os.path.join(self.tmp, "out")
+        res = _common.run_cli("--sweep", self.tmp, "-o", out)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertEqual([n for n in os.listdir(out) if n.endswith(".png")], [])
+        with open(os.path.join(out, "sweep.md"), encoding="utf-8") as fh:
+            text = fh.read()
+        for title, _ in FILES:
+            self.assertIn("%s: not drawn (not asked for (--no-plots))." % title, text)
 
     def test_no_log_no_sweep(self):
         """Neither LOG nor --sweep: the usual usage error."""
