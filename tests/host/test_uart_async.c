@@ -1,7 +1,8 @@
 /* The async TX engine (src/drivers/uart/engine_async.c) with the tty core
  * on one lower half (the executable's: host.uart_async.<lower>), the fake
  * UART and the fake kernel: data integrity for random write sizes and
- * FIFO depths, THRE batching, drain timing, ring-full writers, DW quirks
+ * FIFO depths, THRE batching, drain timing, ring-full writers, a write's
+ * refills across the ring's wrap, DW quirks
  * (IIR=0xC1 entries, RX timeout without data, busy detect), RX errors.
  * Built with the default 64 KiB TX ring and with -DUART_TX_RING_SIZE=256
  * (host.uart_async_ring256.<lower>). This file: the TX tests and main();
@@ -16,6 +17,7 @@
 #include "test_uart_async.h"
 #include "uart_16550.h"
 #include "uart_backend.h"
+#include "uart_port.h"
 
 /* 1. Random write sizes, random drains and pauses: bytes out == bytes in. */
 static void test_integrity(unsigned depth)
@@ -158,6 +160,40 @@ static void test_flush_polled(unsigned depth)
 
 /* The test program: every test on each FIFO depth, then the quirk tests
  * where the lower half has the quirk. */
+/* fast_line's access hook: every register access lets a FIFO's worth of
+ * characters go, a UART faster than the CPU (QEMU's without a line). */
+static void fast_line(void)
+{
+    fu_advance_to(fu_now() + fu_cfg()->char_ns * fu_cfg()->fifo_depth);
+}
+
+/* 8. A write whose bytes cross the ring's wrap, on a UART faster than the
+ * CPU: the write's kick sends them all, no interrupt, and counts its
+ * refills as the interrupt's refill does: the refill that reaches the
+ * ring's end goes on at its start with the room it has left (one refill,
+ * two loads). The ring's counters start 10 bytes before its end. */
+static void test_kick_across_wrap(unsigned depth)
+{
+    static uint8_t buf[40];
+    const ring_idx_t before_end = 10;
+
+    setup(depth);
+    uart_port.tx.head = uart_port.tx.tail = 3 * (uart_port.tx.mask + 1) - before_end;
+    fu_set_access_hook(fast_line);
+    fill_random(buf, sizeof buf);
+    write_all(buf, sizeof buf);
+    fu_set_access_hook(NULL);
+    struct uart_counters c = counters();
+    uint64_t refills = (sizeof buf + depth - 1) / depth;
+    CHECK_EQ(c.hw_send_bytes, sizeof buf);
+    CHECK_EQ(c.hw_send_calls, refills);
+    CHECK_EQ(c.ring_pop_calls, refills + (before_end % depth != 0));
+    CHECK_EQ(c.hw_send_max_chunk, depth < sizeof buf ? depth : sizeof buf);
+    CHECK_EQ(c.tx_irqs, 0);
+    drain_checked("kick across wrap");
+    check_output("kick across wrap");
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);   /* keep order with stderr */
@@ -174,6 +210,7 @@ int main(void)
         test_flush_polled(depths[d]);
         test_drain_temt_stuck(depths[d], 1 + depths[d] / 2);
         test_drain_tx_stall(depths[d], 3 * depths[d] + 5);
+        test_kick_across_wrap(depths[d]);
     }
     printf("drain returned at most %.1f us after the last stop bit\n",
            (double)max_late_ns / 1000.0);
