@@ -253,12 +253,26 @@ void *ft_idle_main(void *arg)
     ft_thread_setup(i, false, &cpu_acct_idle);
     prctl(PR_SET_TIMERSLACK, 1UL);          /* wake at the line's events, not 50 us late */
     while (!__atomic_load_n(&ft_stop, __ATOMIC_RELAXED)) {
-        pthread_mutex_lock(&h->cpu);
+        ft_hart_take(h, "idle");
         uint64_t due = take_interrupts(h);
-        pthread_mutex_unlock(&h->cpu);
+        ft_hart_give(h);
         idle_wait(h, due);
     }
     return 0;
+}
+
+/* Any thread of hart h: run on it (its lock), as who. */
+void ft_hart_take(struct ft_hart *h, const char *who)
+{
+    pthread_mutex_lock(&h->cpu);
+    __atomic_store_n(&h->holder, who, __ATOMIC_RELAXED);
+}
+
+/* The thread running on hart h: give it up. */
+void ft_hart_give(struct ft_hart *h)
+{
+    __atomic_store_n(&h->holder, NULL, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&h->cpu);
 }
 
 /* Boot (ft_init): time starts; the harts' locks. */

@@ -46,6 +46,8 @@ void ft_go(void);
 /* The main thread after ft_go: wait until every test task has returned;
  * fatal (a hang, with each task's last step) after timeout_ns. */
 void ft_join(uint64_t timeout_ns);
+/* Boot: dump() runs when the watchdog fires, after each task's state. */
+void ft_watchdog_more(void (*dump)(void));
 /* Any task: what it does now (the watchdog's message names it). */
 void ft_step(const char *what);
 /* Any thread: print a message naming the thread's task and exit(1). */

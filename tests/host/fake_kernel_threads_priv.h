@@ -30,6 +30,7 @@ struct ft_task {
     void (*entry)(void *);
     void *arg;
     const char *step;            /* its last ft_step (atomic) */
+    const char *sched;           /* where sched_block has it, or NULL (atomic) */
     int done;                    /* its entry returned (atomic) */
 };
 
@@ -42,12 +43,18 @@ struct ft_hart {
     struct timer *timers[FT_TIMERS];   /* armed on this hart (under cpu) */
     unsigned ntimers;
     bool in_isr;                 /* an interrupt is being taken (under cpu) */
+    const char *holder;          /* who holds cpu: a task's name, "idle" (atomic) */
 };
 
 extern struct ft_hart ft_harts[FT_HARTS];
 extern __thread struct ft_task *ft_cur;   /* the thread's task (NULL: idle, main) */
 extern int ft_stop;                       /* the idle threads end (atomic) */
 
+/* fake_kernel_threads.c. Any thread of hart h: run on it (its lock), as
+ * who (the watchdog names it). */
+void ft_hart_take(struct ft_hart *h, const char *who);
+/* The thread running on hart h: give it up. */
+void ft_hart_give(struct ft_hart *h);
 /* fake_kernel_threads.c. Boot: time starts; the harts' locks. */
 void ft_harts_init(void);
 /* Boot: a condition variable on CLOCK_MONOTONIC. */

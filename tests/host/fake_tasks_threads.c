@@ -48,7 +48,40 @@ void ft_init(void)
     ft_cond_init(&join_cv);
     ft_cur = task_new(NULL, 0, "boot", NULL, NULL, false);
     ft_thread_setup(0, true, &ft_cur->tk->acct);
-    pthread_mutex_lock(&ft_harts[0].cpu);
+    ft_hart_take(&ft_harts[0], "boot");
+}
+
+static void (*watchdog_more)(void);
+
+/* Boot: what the watchdog prints after the tasks' steps (the driver's state). */
+void ft_watchdog_more(void (*dump)(void))
+{
+    watchdog_more = dump;
+}
+
+/* The watchdog (ft_join, main thread), the tasks stuck: every task's
+ * state as the scheduler's calls left it (read without their locks),
+ * then the test's dump. */
+static void watchdog_dump(void)
+{
+    void AnnotateIgnoreReadsBegin(const char *file, int line);
+    void AnnotateIgnoreReadsEnd(const char *file, int line);
+    AnnotateIgnoreReadsBegin(__FILE__, __LINE__);
+    static const char *states[] = { "ready", "running", "blocked", "done" };
+    for (unsigned i = 1; i < ntasks; i++) {
+        unsigned st = (unsigned)tasks[i].tk->state;
+        const char *at = __atomic_load_n(&tasks[i].sched, __ATOMIC_RELAXED);
+        fprintf(stderr, "  task %s (hart %u): %s, woken %d%s%s\n", tasks[i].tk->name,
+                tasks[i].hart, st < 4 ? states[st] : "?", tasks[i].woken, at ? ", " : "",
+                at ? at : "");
+    }
+    for (unsigned i = 0; i < FT_HARTS; i++) {
+        const char *who = __atomic_load_n(&ft_harts[i].holder, __ATOMIC_RELAXED);
+        fprintf(stderr, "  hart %u held by %s\n", i, who ? who : "nobody");
+    }
+    if (watchdog_more)
+        watchdog_more();
+    AnnotateIgnoreReadsEnd(__FILE__, __LINE__);
 }
 
 /* Boot (main thread): a test task of hart h. */
@@ -73,11 +106,11 @@ static void *task_main(void *arg)
     struct ft_task *t = arg;
     ft_cur = t;
     ft_thread_setup(t->hart, true, &t->tk->acct);
-    pthread_mutex_lock(&ft_harts[t->hart].cpu);
+    ft_hart_take(&ft_harts[t->hart], t->tk->name);
     t->tk->state = TASK_RUNNING;
     t->entry(t->arg);
     ft_step("returned");
-    pthread_mutex_unlock(&ft_harts[t->hart].cpu);
+    ft_hart_give(&ft_harts[t->hart]);
     pthread_mutex_lock(&join_mu);
     __atomic_store_n(&t->done, 1, __ATOMIC_RELEASE);
     pthread_cond_signal(&join_cv);
@@ -97,7 +130,7 @@ void ft_go(void)
             ft_fatal("no thread for task %s", tasks[i].tk->name);
     host_csr.xstatus = 0;
     ft_cur = 0;
-    pthread_mutex_unlock(&ft_harts[0].cpu);
+    ft_hart_give(&ft_harts[0]);
 }
 
 /* Any task: its step, for the watchdog. */
@@ -129,6 +162,7 @@ void ft_join(uint64_t timeout_ns)
                 if (tasks[i].test && !__atomic_load_n(&tasks[i].done, __ATOMIC_ACQUIRE))
                     fprintf(stderr, "  hart %u task %s: %s\n", tasks[i].hart, tasks[i].tk->name,
                             __atomic_load_n(&tasks[i].step, __ATOMIC_RELAXED));
+            watchdog_dump();
             exit(1);
         }
     pthread_mutex_unlock(&join_mu);
@@ -173,14 +207,17 @@ void sched_block(void)
     struct ft_task *t = ft_cur;
     struct ft_hart *h = &ft_harts[t->hart];
     t->tk->state = TASK_BLOCKED;
-    pthread_mutex_unlock(&h->cpu);
+    __atomic_store_n(&t->sched, "waits for a wake", __ATOMIC_RELAXED);
+    ft_hart_give(h);
     ft_poke(h, false);
     pthread_mutex_lock(&t->mu);
     while (!t->woken)
         pthread_cond_wait(&t->cv, &t->mu);
     t->woken = false;
     pthread_mutex_unlock(&t->mu);
-    pthread_mutex_lock(&h->cpu);
+    __atomic_store_n(&t->sched, "woken, waits for its hart", __ATOMIC_RELAXED);
+    ft_hart_take(h, t->tk->name);
+    __atomic_store_n(&t->sched, NULL, __ATOMIC_RELAXED);
     t->tk->state = TASK_RUNNING;
 }
 
@@ -188,9 +225,9 @@ void sched_block(void)
 void sched_yield(void)
 {
     struct ft_hart *h = &ft_harts[ft_cur->hart];
-    pthread_mutex_unlock(&h->cpu);
+    ft_hart_give(h);
     syscall(SYS_sched_yield);
-    pthread_mutex_lock(&h->cpu);
+    ft_hart_take(h, ft_cur->tk->name);
 }
 
 /* Any context (the driver's wait queues, waitq.c). */

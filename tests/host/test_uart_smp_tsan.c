@@ -321,6 +321,27 @@ static void check_end(void)
 }
 
 /* The test: boot on hart 0, the four harts' tasks, the checks. */
+/* The watchdog (main thread, the tasks stuck, reads unsynchronised):
+ * the driver's state, what a drain waits for. */
+static void dump_driver(void)
+{
+    struct uart_port *p = &uart_port;
+    struct drain_view v;
+    uart_engine.drain_view(p, &v);
+    fprintf(stderr, "  driver: tx_in %llu, out %llu, busy %d, ring %u, queued %zu, "
+            "lsr %#x, fifo %u, ier %#x\n",
+            (unsigned long long)port_tx_in(p), (unsigned long long)v.out, v.busy,
+            ring_used(&p->tx), uart_engine.queued(p), fu_lsr_peek(), fu_tx_level(),
+            fu_reg_ier());
+    fprintf(stderr, "  counters: tx_irqs %llu, hw_send_calls %llu, hw_send_zero %llu, "
+            "no_progress %llu, slow_poll_exh %llu, yield_exh %llu, drain_timer_waits %llu\n",
+            (unsigned long long)p->ctr.tx_irqs, (unsigned long long)p->ctr.hw_send_calls,
+            (unsigned long long)p->ctr.hw_send_zero,
+            (unsigned long long)p->ctr.no_progress_budget,
+            (unsigned long long)p->ctr.slow_poll_exh, (unsigned long long)p->ctr.yield_exh,
+            (unsigned long long)p->ctr.drain_timer_waits);
+}
+
 int main(void)
 {
     /* 500 kbaud (20 us a character) from an 8 MHz clock: divisor 1. */
@@ -347,6 +368,7 @@ int main(void)
         ft_spawn(i, names[i], writer, &wr[i]);
     }
     ft_spawn(3, "far-end", far_end, NULL);
+    ft_watchdog_more(dump_driver);
     uint64_t t = clock_now_ns();
     ft_go();
     ft_join(WATCHDOG_NS);
