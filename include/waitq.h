@@ -39,9 +39,7 @@ bool waitq_active(const struct waitq *q);
 int waitq_wait(struct waitq *q, bool (*cond)(void *), void *arg, uint64_t deadline_ns);
 
 /* Any task: block until woken or until deadline_ns; -ETIMEDOUT if the
- * deadline passed first, 0 if woken. Callers re-check their condition.
- * A deadline already past yields once (the hart's other ready tasks run
- * first) and returns -ETIMEDOUT. */
+ * deadline passed first, 0 if woken. Callers re-check their condition. */
 int sched_block_until(uint64_t deadline_ns);
 /* Any task: sleep until clock_now_ns() >= deadline_ns (returns at once
  * for a deadline in the past). */

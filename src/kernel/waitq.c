@@ -112,18 +112,13 @@ bool waitq_active(const struct waitq *q)
     return __atomic_load_n(&q->head, __ATOMIC_RELAXED) != 0;
 }
 
-/* Any task. A deadline already past still gives the hart to its other
- * ready tasks once: a task that re-checks at a period it cannot keep (a
- * drainer polling every character time on a hart slower than that) must
- * not starve the task it waits for. */
+/* Any task. */
 int sched_block_until(uint64_t deadline_ns)
 {
     struct timer t = { 0 };
 
-    if (clock_now_ns() >= deadline_ns) {
-        sched_yield();
+    if (clock_now_ns() >= deadline_ns)
         return -ETIMEDOUT;
-    }
     timer_arm(&t, deadline_ns, (struct waker){ sched_current() });   /* wakes this task */
     sched_block();
     timer_cancel(&t);

@@ -11,10 +11,9 @@
 
 #include <pthread.h>
 #include <stdbool.h>
-/* scheduler.h's sched_yield under another name: <sched.h>, which
- * pthread.h includes, has the POSIX one, and that is the one waitq.c's
- * sched_block_until calls here (a deadline already past: the thread
- * yields). Include this header before any that includes scheduler.h. */
+/* scheduler.h's sched_yield (a task's, unused here) under another name:
+ * <sched.h>, which pthread.h includes, has the POSIX one. Include this
+ * header before any that includes scheduler.h. */
 #define sched_yield task_sched_yield
 #include "scheduler.h"
 #undef sched_yield

@@ -13,13 +13,11 @@
  * is out, and with the line idle within two characters of the later of
  * its start and the last stop bit; a drain times out only while writers
  * added bytes, and never once they are done; at every snapshot
- * user_acc + queued_at_reset == ring_pop_bytes + staged_bytes. And a
- * wait whose deadline has passed yields to the hart's other tasks. */
+ * user_acc + queued_at_reset == ring_pop_bytes + staged_bytes. */
 #include <errno.h>
 #include <stdlib.h>
 
 #include "check.h"
-#include "clock.h"
 #include "csr.h"
 #include "fake_kernel.h"
 #include "fake_uart.h"
@@ -247,45 +245,6 @@ static void run_stalled(unsigned depth)
 }
 
 /* The test program: three FIFO depths, three seeds each. */
-/* past_poller's: the setter ran; the poller's waits. */
-static volatile bool setter_ran;
-static unsigned polls;
-
-/* The setter task: what the poller waits for. */
-static void setter(void *arg)
-{
-    (void)arg;
-    setter_ran = true;
-}
-
-/* The poller task: re-checks with deadlines already past (a task slower
- * than its re-check period), at most 100 times. */
-static void past_poller(void *arg)
-{
-    (void)arg;
-    while (!setter_ran && polls < 100) {
-        CHECK_EQ(sched_block_until(clock_now_ns()), -ETIMEDOUT);
-        polls++;
-    }
-}
-
-/* A wait whose deadline has already passed gives the hart to its other
- * ready tasks once (sched_block_until yields): a poller behind its period
- * does not starve the task it waits for, on one hart. */
-static void run_past_deadline(void)
-{
-    setup(16);
-    setter_ran = false;
-    polls = 0;
-    uint64_t yields = fk_stats()->yields;
-    fk_task_spawn("poller", past_poller, 0);
-    fk_task_spawn("setter", setter, 0);
-    fk_tasks_join();
-    CHECK(setter_ran);
-    CHECK_EQ(polls, 1);
-    CHECK_EQ(fk_stats()->yields - yields, 1);
-}
-
 int main(void)
 {
     static const unsigned depths[] = { 1, 16, 64 };
@@ -304,7 +263,6 @@ int main(void)
         }
     for (unsigned d = 0; d < 3; d++)
         run_stalled(depths[d]);
-    run_past_deadline();
     check_failures += uart_async_util_failures();
     free(expect);
     return check_exit(LOWER_SUITE("uart_tasks"));

@@ -100,14 +100,6 @@ void sched_block(void)
     t->fired = true;
 }
 
-/* Any task (waitq.c's sched_block_until, its deadline already past):
- * the one task yields to nothing; an interrupt may come as at a block. */
-void sched_yield(void)
-{
-    if (take8_or(0) & 1)
-        run_isr();
-}
-
 /* The one timer the backend arms (the RX resume timer): it fires at an
  * interrupt the input chooses, before the UART's handler runs. The
  * task's deadline (waitq.c's sched_block_until: a timer that wakes the
