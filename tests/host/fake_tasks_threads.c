@@ -59,15 +59,20 @@ void ft_watchdog_more(void (*dump)(void))
     watchdog_more = dump;
 }
 
-/* The watchdog (ft_join, main thread), the tasks stuck: every task's
- * state as the scheduler's calls left it (read without their locks),
- * then the test's dump. */
+/* The watchdog (ft_join, main thread), the tasks stuck: each test task
+ * still running with its last step, then every task's state as the
+ * scheduler's calls left it (read without their locks), the harts'
+ * holders, the test's dump. */
 static void watchdog_dump(void)
 {
     void AnnotateIgnoreReadsBegin(const char *file, int line);
     void AnnotateIgnoreReadsEnd(const char *file, int line);
     AnnotateIgnoreReadsBegin(__FILE__, __LINE__);
     static const char *states[] = { "ready", "running", "blocked", "done" };
+    for (unsigned i = 1; i < ntasks; i++)
+        if (tasks[i].test && !__atomic_load_n(&tasks[i].done, __ATOMIC_ACQUIRE))
+            fprintf(stderr, "  hart %u task %s: %s\n", tasks[i].hart, tasks[i].tk->name,
+                    __atomic_load_n(&tasks[i].step, __ATOMIC_RELAXED));
     for (unsigned i = 1; i < ntasks; i++) {
         unsigned st = (unsigned)tasks[i].tk->state;
         const char *at = __atomic_load_n(&tasks[i].sched, __ATOMIC_RELAXED);
@@ -158,10 +163,6 @@ void ft_join(uint64_t timeout_ns)
         if (pthread_cond_timedwait(&join_cv, &join_mu, &ts) == ETIMEDOUT && !all_done()) {
             fprintf(stderr, "WATCHDOG: tasks still running after %llu ms:\n",
                     (unsigned long long)(timeout_ns / 1000000));
-            for (unsigned i = 1; i < ntasks; i++)
-                if (tasks[i].test && !__atomic_load_n(&tasks[i].done, __ATOMIC_ACQUIRE))
-                    fprintf(stderr, "  hart %u task %s: %s\n", tasks[i].hart, tasks[i].tk->name,
-                            __atomic_load_n(&tasks[i].step, __ATOMIC_RELAXED));
             watchdog_dump();
             exit(1);
         }

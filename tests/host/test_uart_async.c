@@ -158,8 +158,6 @@ static void test_flush_polled(unsigned depth)
     check_output("flush polled");
 }
 
-/* The test program: every test on each FIFO depth, then the quirk tests
- * where the lower half has the quirk. */
 /* fast_line's access hook: every register access lets a FIFO's worth of
  * characters go, a UART faster than the CPU (QEMU's without a line). */
 static void fast_line(void)
@@ -194,6 +192,8 @@ static void test_kick_across_wrap(unsigned depth)
     check_output("kick across wrap");
 }
 
+/* The test program: every test on each FIFO depth, then the quirk tests
+ * where the lower half has the quirk. */
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);   /* keep order with stderr */

@@ -320,7 +320,6 @@ static void check_end(void)
            (unsigned long long)c.rx_irqs, (unsigned long long)c.rx_deferred);
 }
 
-/* The test: boot on hart 0, the four harts' tasks, the checks. */
 /* The watchdog (main thread, the tasks stuck, reads unsynchronised):
  * the driver's state, what a drain waits for. */
 static void dump_driver(void)
@@ -342,6 +341,7 @@ static void dump_driver(void)
             (unsigned long long)p->ctr.drain_timer_waits);
 }
 
+/* The test: boot on hart 0, the four harts' tasks, the checks. */
 int main(void)
 {
     /* 500 kbaud (20 us a character) from an 8 MHz clock: divisor 1. */

@@ -5,6 +5,7 @@ None, explanation). A plot with no data is not written; its explanation says
 why. Called by report.py.
 """
 
+import functools
 import os
 
 from .model import num
@@ -15,21 +16,19 @@ WIDTH_IN, HEIGHT_IN, DPI = 12, 7, 100
 
 # Why no plot is drawn: --no-plots (the reports say so).
 NOT_ASKED = "not asked for (--no-plots)"
-_MPL = {}
 
 
+@functools.cache
 def mpl_error():
     """None once matplotlib's Agg backend is loaded, else why it cannot be;
     loaded on the first call, so a report without plots never loads it.
-    Called by write_all(), _figure() and sweep_plots."""
-    if "error" not in _MPL:
-        try:
-            import matplotlib
-            matplotlib.use("Agg")
-            _MPL["error"] = None
-        except Exception as exc:  # no matplotlib: the report says so
-            _MPL["error"] = "matplotlib is not available (%s)" % exc
-    return _MPL["error"]
+    Called by write_all() and sweep_plots.write_all()."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+    except Exception as exc:  # no matplotlib: the report says so
+        return "matplotlib is not available (%s)" % exc
+    return None
 
 
 def _figure():
