@@ -12,7 +12,8 @@ deadline if the model ran no more, and the timer fires early when it does).
 
 What must hold:
 - S41: the model's driver-only instructions (instret_delta less the
-  model's own, wire_model_instret) exceed the device's by its seam calls
+  model's own, wire_model_instret; of each size the complete round with
+  the fewest) exceed the device's by its seam calls
   (wire_model_calls): the excess grows by 3 to 4 instructions per call
   from the smallest size to the largest (the driver pays a call into the
   model where the device costs it a load), and beyond that it is one fixed
@@ -73,13 +74,34 @@ def figures(log):
                            if r.num("p50_ns") is not None)
     for sid in ("S32", "S33"):
         f[f"{sid} lost"] = next(r.num("lost") for r in log.sections[sid].find(tag=sid.lower() + "-rx"))
-    for r in log.sections["S41"].find(tag="s41-valid"):
-        if r.get("round") == "1":
-            size = r.get("size")
-            f[f"S41 {size} insns"] = r.num("instret_delta") - (r.num("wire_model_instret") or 0)
-            f[f"S41 {size} calls"] = r.num("wire_model_calls") or 0
-            f[f"S41 {size} ipb"] = f[f"S41 {size} insns"] / r.num("completed")
+    for size, r in s41_rounds(log).items():
+        f[f"S41 {size} insns"] = driver_insns(r)
+        f[f"S41 {size} calls"] = r.num("wire_model_calls") or 0
+        f[f"S41 {size} ipb"] = f[f"S41 {size} insns"] / r.num("completed")
     return f
+
+
+def driver_insns(r):
+    """S41: a round's driver-only instructions (the model's own left out)."""
+    return r.num("instret_delta") - (r.num("wire_model_instret") or 0)
+
+
+def s41_rounds(log):
+    """S41: for each size, its complete round with the fewest driver-only
+    instructions. On the device every round of a size is the same; on the
+    model's raw clock at 3000000/1 (its calls cost about a fifth of a
+    character) a round's writer sometimes waits once more for the line,
+    168 instructions in the task, and which round does so follows the
+    run's phase: the length of the version string printed before decides
+    it. That wait is the line's phase, not the seam's cost."""
+    best = {}
+    for r in log.sections["S41"].find(tag="s41-valid"):
+        if r.num("completed") != r.num("expected") or r.num("drain_rc") != 0:
+            continue
+        size = r.get("size")
+        if size not in best or driver_insns(r) < driver_insns(best[size]):
+            best[size] = r
+    return best
 
 
 def call_fit(raw, dev):

@@ -98,22 +98,13 @@ static inline __attribute__((always_inline)) ring_idx_t refill_load(struct uart_
     return n;
 }
 
-/* refill, tx_irq_events, the port lock held: a refill that sent bytes
- * ends TX_EMPTY. */
+/* kick_locked, tx_irq_events, the port lock held: a refill that sent
+ * bytes ends TX_EMPTY. */
 static inline __attribute__((always_inline)) void sent_ends_empty(struct uart_port *p,
                                                                   ring_idx_t sent)
 {
     if (sent && tx_of(p)->state == TX_EMPTY)
         tx_enter(p, TX_OFF);
-}
-
-/* The port lock held (kick): refill_load, then sent_ends_empty. */
-static inline __attribute__((always_inline)) ring_idx_t refill(struct uart_port *p, ring_idx_t *left)
-{
-    unsigned room;
-    ring_idx_t n = refill_load(p, &room, left);
-    sent_ends_empty(p, n);
-    return n;
 }
 
 /* async_tx_irq, tx_irq_events, the port lock held: a writer waits (its
@@ -188,6 +179,80 @@ void async_tx_irq(struct uart_port *p, enum uart_cause c)
         tx_irq_events(p, sent, room, used);
 }
 
+/* kick_loads' refills: the largest, the looks at the FIFO's room and the
+ * loads (hw_send_max_chunk, hw_send_calls, ring_pop_calls); the last
+ * refill's room left and bytes; whether a look found no room. */
+struct kick_refill {
+    ring_idx_t most, looks, loads, chunk;
+    unsigned room;
+    bool full;
+};
+
+/* kick_loads, the port lock held: one contiguous run of the ring, b's n
+ * bytes, into the FIFO: a look at its room, a load of what fits, again
+ * while it has room. Returns the bytes sent. */
+static inline __attribute__((always_inline)) ring_idx_t kick_run(struct uart_port *p,
+                                                                 const uint8_t *b, ring_idx_t n,
+                                                                 struct kick_refill *r)
+{
+    ring_idx_t sent = 0;
+
+    while (sent < n) {
+        r->looks++;
+        unsigned room = uart_lower.tx_room(&p->hw);
+        if (!room) {
+            p->ctr.hw_send_zero++;
+            r->full = true;
+            break;
+        }
+        ring_idx_t k = ring_min(room, n - sent);
+        uart_lower.tx_load(&p->hw, b + sent, k);
+        r->loads++;
+        sent += k;
+        if (k > r->most)
+            r->most = k;
+        r->room = room - (unsigned)k;
+        r->chunk = k;
+    }
+    return sent;
+}
+
+/* kick_locked, the port lock held, the ring not empty: refill_load's
+ * refills again and again while the FIFO takes bytes and the ring has
+ * them (a UART that sends faster than the CPU fills it, as QEMU's without
+ * a line), over one look at the ring and one release for all of them:
+ * per refill only the FIFO's room is read. The counters are refill_load's
+ * (hw_send_calls: refills outside the interrupt): the refill that reaches
+ * the ring's end goes on at its start with the room it has left, one
+ * refill in two loads. Returns the bytes sent; *left: the bytes still in
+ * the ring. */
+static inline __attribute__((always_inline)) ring_idx_t kick_loads(struct uart_port *p,
+                                                                   ring_idx_t *left)
+{
+    const uint8_t *b;
+    ring_idx_t first, used, n = ring_peek(&p->tx, ~(ring_idx_t)0, &b, &first, &used);
+    struct kick_refill r = { p->ctr.hw_send_max_chunk, 0, 0, 0, 0, false };
+    ring_idx_t sent = kick_run(p, b, first, &r);
+
+    if (!r.full && n > first) {                /* the ring wraps */
+        ring_idx_t k = ring_min(r.room, n - first);
+        if (k) {
+            uart_lower.tx_load(&p->hw, p->tx.buf, k);
+            r.loads++;
+            if (r.chunk + k > r.most)
+                r.most = r.chunk + k;
+        }
+        sent += k + kick_run(p, p->tx.buf + k, n - first - k, &r);
+    }
+    ring_release(&p->tx, sent);
+    p->ctr.hw_send_calls += r.looks;
+    p->ctr.ring_pop_calls += r.loads;
+    p->ctr.hw_send_bytes += sent;
+    p->ctr.hw_send_max_chunk = r.most;
+    *left = used - sent;
+    return sent;
+}
+
 /* kick, the TX interrupt maybe off: the look and the loads under the
  * port lock (out of line: kick's common early return stays short). */
 static __attribute__((noinline)) void kick_locked(struct uart_port *p)
@@ -196,9 +261,7 @@ static __attribute__((noinline)) void kick_locked(struct uart_port *p)
     bool took = port_lock_masked(p);
     if (tx_of(p)->state != TX_ON && ring_used(&p->tx)) {
         ring_idx_t left;
-        do
-            p->ctr.hw_send_calls++;          /* refills outside the interrupt */
-        while (refill(p, &left) && left);
+        sent_ends_empty(p, kick_loads(p, &left));
         if (left)
             tx_enter(p, TX_ON);
     }
