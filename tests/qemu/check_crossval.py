@@ -74,6 +74,15 @@ def figures(log):
                            if r.num("p50_ns") is not None)
     for sid in ("S32", "S33"):
         f[f"{sid} lost"] = next(r.num("lost") for r in log.sections[sid].find(tag=sid.lower() + "-rx"))
+    f.update(s41_figures(log))
+    return f
+
+
+def s41_figures(log):
+    """S41's figures of each size, from the round s41_rounds picks: its
+    driver-only instructions, the model's seam calls, instructions per
+    byte."""
+    f = {}
     for size, r in s41_rounds(log).items():
         f[f"S41 {size} insns"] = driver_insns(r)
         f[f"S41 {size} calls"] = r.num("wire_model_calls") or 0

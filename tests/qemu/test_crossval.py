@@ -34,6 +34,14 @@ class S41Rounds(unittest.TestCase):
         got = {s: check_crossval.driver_insns(r) for s, r in check_crossval.s41_rounds(log).items()}
         self.assertEqual(got, {"64": 0, "256": 1000})
 
+    def test_figures_of_the_fewest_round(self):
+        # the model's own instructions differ between rounds: the fewest
+        # is the round with the fewest driver-only ones, not the smaller delta
+        log = s41_log([(64, 1, 640, 5000, 4000, 10, 0), (64, 2, 640, 4900, 3600, 12, 0)])
+        f = check_crossval.s41_figures(log)
+        self.assertEqual((f["S41 64 insns"], f["S41 64 calls"]), (1000, 10))
+        self.assertAlmostEqual(f["S41 64 ipb"], 1000 / 640)
+
     def test_incomplete_round_left_out(self):
         # fewer instructions, but short of its bytes, or its drain failed
         log = s41_log([(64, 1, 600, 900, 0, 0, 0), (64, 2, 640, 1100, 0, 0, 0),
