@@ -14,7 +14,7 @@ What must hold:
 - S41: the model's driver-only instructions (instret_delta less the
   model's own, wire_model_instret; of each size the complete round with
   the fewest) exceed the device's by its seam calls
-  (wire_model_calls): the excess grows by 3 to 4 instructions per call
+  (wire_model_calls): the excess grows by 16 to 20 instructions per call
   from the smallest size to the largest (the driver pays a call into the
   model where the device costs it a load), and beyond that it is one fixed
   cost per round at every size (the round's snapshots and final drain,
