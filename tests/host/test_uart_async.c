@@ -119,7 +119,7 @@ static void test_nonblock_full(unsigned depth)
     fill_random(buf, n);
     r = uart_be_write(buf, n, true);
     CHECK(r > 0 && (size_t)r < n);
-    CHECK((size_t)r <= UART_TX_RING_SIZE);
+    CHECK((size_t)r <= UART_TX_RING_SIZE + depth + 1);   /* the ring, the FIFO, the shifter */
     if (r > 0)
         acc = (size_t)r;
     for (int i = 0; i < 8 && acc < n; i++) {
@@ -165,31 +165,72 @@ static void fast_line(void)
     fu_advance_to(fu_now() + fu_cfg()->char_ns * fu_cfg()->fifo_depth);
 }
 
-/* 8. A write whose bytes cross the ring's wrap, on a UART faster than the
- * CPU: the write's kick sends them all, no interrupt, and counts its
- * refills as the interrupt's refill does: the refill that reaches the
- * ring's end goes on at its start with the room it has left (one refill,
- * two loads). The ring's counters start 10 bytes before its end. */
-static void test_kick_across_wrap(unsigned depth)
+/* kick_wrap_run's access hook: fast_line once the ring holds bytes (the
+ * write's first bytes went straight into the FIFO and filled it). */
+static void fast_once_queued(void)
 {
-    static uint8_t buf[40];
-    const ring_idx_t before_end = 10;
+    if (ring_used(&uart_port.tx))
+        fast_line();
+}
 
+/* kick_across_wrap: one write of n bytes with the ring's counters at
+ * `at`, on a UART that is still while the ring is empty and then faster
+ * than the CPU; checks what any such write gives and returns the counters. */
+static struct uart_counters kick_wrap_run(unsigned depth, ring_idx_t at, const uint8_t *buf,
+                                          size_t n)
+{
     setup(depth);
-    uart_port.tx.head = uart_port.tx.tail = 3 * (uart_port.tx.mask + 1) - before_end;
-    fu_set_access_hook(fast_line);
-    fill_random(buf, sizeof buf);
-    write_all(buf, sizeof buf);
+    uart_port.tx.head = uart_port.tx.tail = at;
+    fu_set_access_hook(fast_once_queued);
+    write_all(buf, n);
     fu_set_access_hook(NULL);
     struct uart_counters c = counters();
-    uint64_t refills = (sizeof buf + depth - 1) / depth;
-    CHECK_EQ(c.hw_send_bytes, sizeof buf);
-    CHECK_EQ(c.hw_send_calls, refills);
-    CHECK_EQ(c.ring_pop_calls, refills + (before_end % depth != 0));
-    CHECK_EQ(c.hw_send_max_chunk, depth < sizeof buf ? depth : sizeof buf);
+    CHECK(uart_port.tx.tail - at > 0 && uart_port.tx.tail - at < n);   /* both ways */
+    CHECK_EQ(c.hw_send_bytes, n);
     CHECK_EQ(c.tx_irqs, 0);
+    CHECK_EQ(c.hw_send_max_chunk, depth);
     drain_checked("kick across wrap");
     check_output("kick across wrap");
+    return c;
+}
+
+/* 8. A write to an idle UART whose first bytes fill the FIFO straight from
+ * the buffer and whose rest, in the ring, crosses its wrap (10 bytes
+ * before its end), against the same write with the ring at its start: on
+ * a UART faster than the CPU, the write's kick sends the ring's bytes
+ * with no interrupt and counts its refills as the interrupt's refill
+ * does: the refill that reaches the ring's end goes on at its start with
+ * the room it has left (one refill, two loads: one load more than at the
+ * ring's start, no look more). */
+static void test_kick_across_wrap(unsigned depth)
+{
+    static uint8_t buf[2 * 64 + 40];
+    const size_t n = 2 * depth + 40;
+    const ring_idx_t before_end = 10;
+
+    fill_random(buf, n);
+    struct uart_counters at0 = kick_wrap_run(depth, 0, buf, n);
+    struct uart_counters wrap =
+        kick_wrap_run(depth, 3 * (uart_port.tx.mask + 1) - before_end, buf, n);
+    CHECK_EQ(wrap.hw_send_calls, at0.hw_send_calls);
+    CHECK_EQ(wrap.ring_pop_calls, at0.ring_pop_calls + (before_end % depth != 0));
+}
+
+/* 12. A write to an idle UART that the FIFO takes whole: its bytes go
+ * straight from the buffer into the FIFO, none into the ring. */
+static void test_direct_write(unsigned depth)
+{
+    static uint8_t buf[16];
+    const size_t n = depth < sizeof buf ? depth : sizeof buf;
+
+    setup(depth);
+    ring_idx_t head = uart_port.tx.head;
+    fill_random(buf, n);
+    write_all(buf, n);
+    CHECK_EQ(uart_port.tx.head, head);
+    CHECK_EQ(counters().hw_send_bytes, n);
+    drain_checked("direct write");
+    check_output("direct write");
 }
 
 /* The test program: every test on each FIFO depth, then the quirk tests
@@ -211,6 +252,7 @@ int main(void)
         test_drain_temt_stuck(depths[d], 1 + depths[d] / 2);
         test_drain_tx_stall(depths[d], 3 * depths[d] + 5);
         test_kick_across_wrap(depths[d]);
+        test_direct_write(depths[d]);
     }
     printf("drain returned at most %.1f us after the last stop bit\n",
            (double)max_late_ns / 1000.0);

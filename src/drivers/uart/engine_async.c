@@ -217,6 +217,19 @@ static inline __attribute__((always_inline)) ring_idx_t kick_run(struct uart_por
     return sent;
 }
 
+/* kick_loads, direct_push, the port lock held: S40's counters of their
+ * refills, as refill_load's (hw_send_calls: refills outside the
+ * interrupt; ring_pop_calls: the loads), sent bytes in all. */
+static inline __attribute__((always_inline)) void kick_count(struct uart_port *p,
+                                                             const struct kick_refill *r,
+                                                             ring_idx_t sent)
+{
+    p->ctr.hw_send_calls += r->looks;
+    p->ctr.ring_pop_calls += r->loads;
+    p->ctr.hw_send_bytes += sent;
+    p->ctr.hw_send_max_chunk = r->most;
+}
+
 /* kick_locked, the port lock held, the ring not empty: refill_load's
  * refills again and again while the FIFO takes bytes and the ring has
  * them (a UART that sends faster than the CPU fills it, as QEMU's without
@@ -245,10 +258,7 @@ static inline __attribute__((always_inline)) ring_idx_t kick_loads(struct uart_p
         sent += k + kick_run(p, p->tx.buf + k, n - first - k, &r);
     }
     ring_release(&p->tx, sent);
-    p->ctr.hw_send_calls += r.looks;
-    p->ctr.ring_pop_calls += r.loads;
-    p->ctr.hw_send_bytes += sent;
-    p->ctr.hw_send_max_chunk = r.most;
+    kick_count(p, &r, sent);
     *left = used - sent;
     return sent;
 }
@@ -288,15 +298,24 @@ static inline void kick(struct uart_port *p)
     kick_locked(p);
 }
 
-/* async_write, task: push what fits of n bytes and start the FIFO. The
- * bytes count as accepted as soon as they are in the ring. */
-static size_t push_kick(struct uart_port *p, const uint8_t *b, size_t n)
+/* async_write, direct_push, write_rest, task: k bytes taken (in tx_in),
+ * then the ring's kick when bytes went into it, and the drainers woken
+ * (their bytes are not the last any more). Returns k. */
+static inline __attribute__((always_inline)) size_t took_kick(struct uart_port *p, size_t k,
+                                                              bool kick_ring)
 {
-    size_t k = ring_push(&p->tx, b, n < UINT32_MAX ? (uint32_t)n : UINT32_MAX);
     port_took(p, k);
-    kick(p);
-    waitq_wake_all(&p->drain);             /* their bytes are not the last any more */
+    if (kick_ring)
+        kick(p);
+    waitq_wake_all(&p->drain);
     return k;
+}
+
+/* async_write, direct_push, write_rest, task: what fits of b's n bytes
+ * into the ring. */
+static inline size_t push_ring(struct uart_port *p, const uint8_t *b, size_t n)
+{
+    return ring_push(&p->tx, b, n < UINT32_MAX ? (uint32_t)n : UINT32_MAX);
 }
 
 struct space_want {
@@ -320,9 +339,9 @@ static bool has_space(void *arg)
     return room;
 }
 
-/* async_write, task (blocking, the ring was full): wait for room and
- * push the rest. Wake-up watermark: a quarter of the ring, or all that
- * is left to write, so a big writer is woken once per many refills. */
+/* push_from, task (blocking, the ring was full): wait for room and push
+ * the rest. Wake-up watermark: a quarter of the ring, or all that is left
+ * to write, so a big writer is woken once per many refills. */
 static __attribute__((noinline)) size_t write_rest(struct uart_port *p, const uint8_t *b,
                                                    size_t n, size_t done)
 {
@@ -331,18 +350,59 @@ static __attribute__((noinline)) size_t write_rest(struct uart_port *p, const ui
         struct space_want w = { p, (uint32_t)(left < quarter ? left : quarter) };
         port_ctr_add(&p->ctr.writer_blocks, 1);
         waitq_wait(&p->tx_space, has_space, &w, 0);
-        done += push_kick(p, b + done, left);
+        done += took_kick(p, push_ring(p, b + done, left), true);
     }
     return done;
 }
 
-/* Task. */
-size_t async_write(struct uart_port *p, const uint8_t *buf, size_t n, bool nonblock)
+/* async_write, direct_push, task: b's bytes from the k-th on (the first
+ * k taken already, not yet counted) into the ring, what fits, kicked;
+ * blocking, the rest as the ring makes room. Returns the bytes taken. */
+static inline __attribute__((always_inline)) size_t push_from(struct uart_port *p,
+                                                              const uint8_t *b, size_t n,
+                                                              size_t k, bool nonblock)
 {
-    size_t done = push_kick(p, buf, n);
-    if (done < n && !nonblock)
-        done = write_rest(p, buf, n, done);
-    return done;
+    k = took_kick(p, k + push_ring(p, b + k, n - k), true);
+    if (__builtin_expect(k < n, 0) && !nonblock)
+        k = write_rest(p, b, n, k);
+    return k;
+}
+
+/* async_write, task, the TX interrupt off when it looked: b's first
+ * bytes straight into the FIFO, as many as it takes (kick_run: again
+ * while it takes more), with no copy into the ring, if the ring is empty
+ * under the port lock (the interrupt may have changed the state on
+ * another hart); the rest as async_write's. Returns the bytes taken. */
+static __attribute__((noinline)) size_t direct_push(struct uart_port *p, const uint8_t *b,
+                                                    size_t n, bool nonblock)
+{
+    unsigned long f = irq_save();
+    bool took = port_lock_masked(p);
+    ring_idx_t sent = 0;
+    if (tx_of(p)->state != TX_ON && !ring_used(&p->tx)) {
+        struct kick_refill r = { p->ctr.hw_send_max_chunk, 0, 0, 0, 0, false };
+        sent = kick_run(p, b, n, &r);
+        kick_count(p, &r, sent);
+        sent_ends_empty(p, sent);
+    }
+    port_unlock_masked(p, took);
+    irq_restore(f);
+    if (sent == n)
+        return took_kick(p, n, false);
+    return push_from(p, b, n, sent, nonblock);
+}
+
+/* Task: n bytes into the FIFO and the ring, what fits (blocking: all),
+ * and the FIFO started. With the TX interrupt off, the FIFO takes the
+ * first bytes straight from buf (direct_push); else they go into the ring
+ * and kick loads what the FIFO takes. The bytes count as accepted as soon
+ * as they are in the FIFO or the ring. */
+__attribute__((flatten)) size_t async_write(struct uart_port *p, const uint8_t *buf, size_t n,
+                                            bool nonblock)
+{
+    if (__atomic_load_n(&tx_of(p)->state, __ATOMIC_RELAXED) != TX_ON)
+        return direct_push(p, buf, n, nonblock);
+    return push_from(p, buf, n, 0, nonblock);
 }
 
 /* uart_be_drain's look, the port lock held (and its wait's condition,
