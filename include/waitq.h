@@ -38,6 +38,14 @@ bool waitq_active(const struct waitq *q);
  * masked; a wake that comes between its check and the block is not lost. */
 int waitq_wait(struct waitq *q, bool (*cond)(void *), void *arg, uint64_t deadline_ns);
 
+/* Task: a re-check's wait, as waitq_wait until next_ns (> 0), except that
+ * when cond's own check has run past next_ns the wait lasts step_ns from
+ * then: a task that re-checks at a period it cannot keep still blocks
+ * each time, so its hart's other tasks (under a cooperative scheduler)
+ * run. 0, or -ETIMEDOUT. */
+int waitq_wait_step(struct waitq *q, bool (*cond)(void *), void *arg, uint64_t next_ns,
+                    uint64_t step_ns);
+
 /* Any task: block until woken or until deadline_ns; -ETIMEDOUT if the
  * deadline passed first, 0 if woken. Callers re-check their condition. */
 int sched_block_until(uint64_t deadline_ns);

@@ -112,17 +112,25 @@ bool waitq_active(const struct waitq *q)
     return __atomic_load_n(&q->head, __ATOMIC_RELAXED) != 0;
 }
 
-/* Any task. */
-int sched_block_until(uint64_t deadline_ns)
+/* sched_block_until, wait_on, task: as sched_block_until, but 1 for a
+ * deadline already past (no block). */
+static inline __attribute__((always_inline)) int block_until(uint64_t deadline_ns)
 {
     struct timer t = { 0 };
 
     if (clock_now_ns() >= deadline_ns)
-        return -ETIMEDOUT;
+        return 1;
     timer_arm(&t, deadline_ns, (struct waker){ sched_current() });   /* wakes this task */
     sched_block();
     timer_cancel(&t);
     return t.fired ? -ETIMEDOUT : 0;
+}
+
+/* Any task. */
+int sched_block_until(uint64_t deadline_ns)
+{
+    int rc = block_until(deadline_ns);
+    return rc > 0 ? -ETIMEDOUT : rc;
 }
 
 /* Any task. */
@@ -138,8 +146,12 @@ void sleep_for(uint64_t ns)
     sleep_until(clock_now_ns() + ns);
 }
 
-/* Task. */
-int waitq_wait(struct waitq *q, bool (*cond)(void *), void *arg, uint64_t deadline_ns)
+/* waitq_wait, waitq_wait_step, task: the wait, until deadline_ns (0:
+ * none); with step_ns, a deadline that the condition's check itself ran
+ * past becomes step_ns from then, so the wait still blocks. */
+static inline __attribute__((always_inline)) int wait_on(struct waitq *q, bool (*cond)(void *),
+                                                         void *arg, uint64_t deadline_ns,
+                                                         uint64_t step_ns)
 {
     struct waitq_entry e = { .task = sched_current() };
     int rc = 0;
@@ -149,15 +161,33 @@ int waitq_wait(struct waitq *q, bool (*cond)(void *), void *arg, uint64_t deadli
         link(q, &e);
         if (cond(arg))
             break;
-        if (deadline_ns && sched_block_until(deadline_ns) == -ETIMEDOUT && !cond(arg)) {
-            rc = -ETIMEDOUT;
-            break;
-        }
-        if (!deadline_ns)
+        if (deadline_ns) {
+            int r = block_until(deadline_ns);
+            if (r > 0 && step_ns)
+                r = block_until(clock_now_ns() + step_ns);
+            if (r && !cond(arg)) {
+                rc = -ETIMEDOUT;
+                break;
+            }
+        } else {
             sched_block();
+        }
         unlink(q, &e);
     }
     unlink(q, &e);
     irq_restore(f);
     return rc;
+}
+
+/* Task. */
+int waitq_wait(struct waitq *q, bool (*cond)(void *), void *arg, uint64_t deadline_ns)
+{
+    return wait_on(q, cond, arg, deadline_ns, 0);
+}
+
+/* Task. */
+int waitq_wait_step(struct waitq *q, bool (*cond)(void *), void *arg, uint64_t next_ns,
+                    uint64_t step_ns)
+{
+    return wait_on(q, cond, arg, next_ns, step_ns);
 }

@@ -261,18 +261,30 @@ void *ft_idle_main(void *arg)
     return 0;
 }
 
-/* Any thread of hart h: run on it (its lock), as who. */
+/* Any thread of hart h: run on it, as who, once the threads that asked
+ * before it have had their turn (first come, first served, as the
+ * scheduler's run queue: a task woken while another runs gets the hart
+ * before that one, if it blocks, gets it back; a plain mutex lets the
+ * thread that gives the hart up take it again first, however long the
+ * woken one has waited). */
 void ft_hart_take(struct ft_hart *h, const char *who)
 {
-    pthread_mutex_lock(&h->cpu);
+    pthread_mutex_lock(&h->cpu_mu);
+    unsigned long turn = h->ticket++;
+    while (h->serving != turn)
+        pthread_cond_wait(&h->cpu_cv, &h->cpu_mu);
+    pthread_mutex_unlock(&h->cpu_mu);
     __atomic_store_n(&h->holder, who, __ATOMIC_RELAXED);
 }
 
-/* The thread running on hart h: give it up. */
+/* The thread running on hart h: give it up to the next turn. */
 void ft_hart_give(struct ft_hart *h)
 {
     __atomic_store_n(&h->holder, NULL, __ATOMIC_RELAXED);
-    pthread_mutex_unlock(&h->cpu);
+    pthread_mutex_lock(&h->cpu_mu);
+    h->serving++;
+    pthread_cond_broadcast(&h->cpu_cv);
+    pthread_mutex_unlock(&h->cpu_mu);
 }
 
 /* Boot (ft_init): time starts; the harts' locks. */
@@ -280,7 +292,8 @@ void ft_harts_init(void)
 {
     t0 = mono_ns();
     for (unsigned i = 0; i < FT_HARTS; i++) {
-        pthread_mutex_init(&ft_harts[i].cpu, 0);
+        pthread_mutex_init(&ft_harts[i].cpu_mu, 0);
+        ft_cond_init(&ft_harts[i].cpu_cv);
         pthread_mutex_init(&ft_harts[i].mu, 0);
         ft_cond_init(&ft_harts[i].cv);
     }

@@ -35,15 +35,18 @@ struct ft_task {
 };
 
 struct ft_hart {
-    pthread_mutex_t cpu;         /* held by the one thread running on the hart */
+    pthread_mutex_t cpu_mu;      /* the hart's turns: ticket, serving */
+    pthread_cond_t cpu_cv;
+    unsigned long ticket;        /* the next thread to ask gets this turn */
+    unsigned long serving;       /* the turn running on the hart now */
     pthread_mutex_t mu;          /* the idle thread's wait */
     pthread_cond_t cv;
     int poke;                    /* look now (atomic) */
     pthread_t idle;
-    struct timer *timers[FT_TIMERS];   /* armed on this hart (under cpu) */
+    struct timer *timers[FT_TIMERS];   /* armed on this hart (its holder's) */
     unsigned ntimers;
-    bool in_isr;                 /* an interrupt is being taken (under cpu) */
-    const char *holder;          /* who holds cpu: a task's name, "idle" (atomic) */
+    bool in_isr;                 /* an interrupt is being taken (its holder's) */
+    const char *holder;          /* who holds the hart: a task's name, "idle" (atomic) */
 };
 
 extern struct ft_hart ft_harts[FT_HARTS];

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "clock.h"
 #include "csr.h"
 #include "fake_kernel.h"
 #include "fake_uart.h"
@@ -244,6 +245,58 @@ static void run_stalled(unsigned depth)
     drain_checked("stalled");
 }
 
+/* run_slow_recheck's: the setter ran; the poller's re-checks. */
+static bool setter_ran;
+static unsigned rechecks;
+static struct waitq recheck_q;
+
+#define RECHECK_NS 20000U                 /* the poller's period */
+
+/* The poller's condition (interrupts masked): slower than its period
+ * (the check itself takes two of them). */
+static bool slow_check(void *arg)
+{
+    (void)arg;
+    fu_advance_to(fu_now() + 2 * RECHECK_NS);
+    return setter_ran;
+}
+
+/* Task: re-checks every period until the setter ran, at most 100 times. */
+static void slow_poller(void *arg)
+{
+    (void)arg;
+    while (rechecks < 100 && waitq_wait_step(&recheck_q, slow_check, NULL,
+                                             clock_now_ns() + RECHECK_NS, RECHECK_NS) != 0)
+        rechecks++;
+}
+
+/* Task: what the poller waits for. */
+static void recheck_setter(void *arg)
+{
+    (void)arg;
+    setter_ran = true;
+    waitq_wake_all(&recheck_q);
+}
+
+/* A re-check slower than its period (waitq_wait_step, as tcdrain's for a
+ * design without events): the deadline has passed when the wait would
+ * block, so it blocks a period from then, and the other task of the hart
+ * runs: the poller's first wait returns 0, woken. */
+static void run_slow_recheck(void)
+{
+    setup(16);
+    setter_ran = false;
+    rechecks = 0;
+    recheck_q = (struct waitq){ 0 };
+    uint64_t blocks = fk_stats()->blocks;
+    fk_task_spawn("poller", slow_poller, 0);
+    fk_task_spawn("setter", recheck_setter, 0);
+    fk_tasks_join();
+    CHECK(setter_ran);
+    CHECK_EQ(rechecks, 0);
+    CHECK(fk_stats()->blocks - blocks >= 1);
+}
+
 /* The test program: three FIFO depths, three seeds each. */
 int main(void)
 {
@@ -263,6 +316,7 @@ int main(void)
         }
     for (unsigned d = 0; d < 3; d++)
         run_stalled(depths[d]);
+    run_slow_recheck();
     check_failures += uart_async_util_failures();
     free(expect);
     return check_exit(LOWER_SUITE("uart_tasks"));

@@ -234,10 +234,4 @@ foreach(engine async console copier)
   uart_engine_flags(test_${_name} ${engine})
   target_link_options(test_${_name} PRIVATE -Wl,--wrap=fake_mmio_read
                       -Wl,--wrap=fake_mmio_write)
-  # The copier's alone: with both cores loaded by other work (a parallel
-  # build, CPU hogs), its run has been seen to stop with every task in
-  # tcdrain until its 90 s watchdog (docs/robustness.md, "Known").
-  if(engine STREQUAL "copier")
-    set_tests_properties(host.${_name} PROPERTIES RUN_SERIAL TRUE)
-  endif()
 endforeach()

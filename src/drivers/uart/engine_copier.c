@@ -247,8 +247,12 @@ static void tx_copier(void *arg)
         COPIER_SET(c->copier_active, true);
         if (c->cursor >= c->pending) {
             enter(&c->ph_acct[PH_RING]);
+            /* under the port lock: a counter reset (queued_at_reset) sees
+             * the popped bytes either in the ring or staged */
+            unsigned long f = port_lock(p);
             COPIER_SET(c->cursor, 0U);       /* first: a look between sees bytes staged */
             COPIER_SET(c->pending, ring_pop(&p->tx, c->stage, sizeof c->stage));
+            port_unlock(p, f);
             if (!c->pending) {
                 park(p);
                 continue;

@@ -271,8 +271,10 @@ static int drain_reach(struct uart_port *p, uint64_t deadline, uint64_t *at)
     if (!(uart_engine.flags & ENGINE_DRAIN_EVENTS)) {
         for (;;) {
             uint64_t next = clock_now_ns() + p->timing.char_ns;
-            if (waitq_wait(&p->drain, drain_idle_now, p,
-                           deadline && deadline < next ? deadline : next) == 0)
+            int rc = deadline && deadline < next
+                         ? waitq_wait(&p->drain, drain_idle_now, p, deadline)
+                         : waitq_wait_step(&p->drain, drain_idle_now, p, next, p->timing.char_ns);
+            if (rc == 0)
                 return port_drain_idle(at);
             if (deadline && clock_now_ns() >= deadline)
                 return -ETIMEDOUT;
