@@ -39,10 +39,11 @@ bool waitq_active(const struct waitq *q);
 int waitq_wait(struct waitq *q, bool (*cond)(void *), void *arg, uint64_t deadline_ns);
 
 /* Task: a re-check's wait, as waitq_wait until next_ns (> 0), except that
- * when cond's own check has run past next_ns the wait lasts step_ns from
- * then: a task that re-checks at a period it cannot keep still blocks
- * each time, so its hart's other tasks (under a cooperative scheduler)
- * run. 0, or -ETIMEDOUT. */
+ * when the deadline has passed by the time the wait would block (cond's
+ * own check ran past it), the deadline becomes step_ns from then: a task
+ * that re-checks at a period it cannot keep still blocks each time, so
+ * its hart's other tasks (under a cooperative scheduler) run. 0, or
+ * -ETIMEDOUT. */
 int waitq_wait_step(struct waitq *q, bool (*cond)(void *), void *arg, uint64_t next_ns,
                     uint64_t step_ns);
 

@@ -148,7 +148,8 @@ void sleep_for(uint64_t ns)
 
 /* waitq_wait, waitq_wait_step, task: the wait, until deadline_ns (0:
  * none); with step_ns, a deadline that the condition's check itself ran
- * past becomes step_ns from then, so the wait still blocks. */
+ * past becomes step_ns from then (and stays there: a wake with the
+ * condition still false does not move it), so the wait still blocks. */
 static inline __attribute__((always_inline)) int wait_on(struct waitq *q, bool (*cond)(void *),
                                                          void *arg, uint64_t deadline_ns,
                                                          uint64_t step_ns)
@@ -163,8 +164,10 @@ static inline __attribute__((always_inline)) int wait_on(struct waitq *q, bool (
             break;
         if (deadline_ns) {
             int r = block_until(deadline_ns);
-            if (r > 0 && step_ns)
-                r = block_until(clock_now_ns() + step_ns);
+            if (r > 0 && step_ns) {             /* the deadline moves, once per pass */
+                deadline_ns = clock_now_ns() + step_ns;
+                r = block_until(deadline_ns);
+            }
             if (r && !cond(arg)) {
                 rc = -ETIMEDOUT;
                 break;

@@ -278,16 +278,46 @@ static void recheck_setter(void *arg)
     waitq_wake_all(&recheck_q);
 }
 
+/* The step's condition: never true, at no cost. */
+static bool never(void *arg)
+{
+    (void)arg;
+    return false;
+}
+
+/* Task: wakes recheck_q every half period, ten times (its waiters' condition stays false). */
+static void nagger(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < 10; i++) {
+        sleep_for(RECHECK_NS / 2);
+        waitq_wake_all(&recheck_q);
+    }
+}
+
 /* A re-check slower than its period (waitq_wait_step, as tcdrain's for a
  * design without events): the deadline has passed when the wait would
- * block, so it blocks a period from then, and the other task of the hart
- * runs: the poller's first wait returns 0, woken. */
+ * block, so it blocks a period from then. With nobody to wake it, the
+ * wait times out then (after its check, two periods, the period, and the
+ * check again); with the hart's other task to run, that task runs and
+ * the poller's first wait returns 0, woken. */
 static void run_slow_recheck(void)
 {
     setup(16);
     setter_ran = false;
     rechecks = 0;
     recheck_q = (struct waitq){ 0 };
+    uint64_t t0 = fu_now();
+    CHECK_EQ(waitq_wait_step(&recheck_q, slow_check, NULL, t0 + RECHECK_NS, RECHECK_NS),
+             -ETIMEDOUT);
+    CHECK_EQ(fu_now() - t0, 5 * RECHECK_NS);
+    /* woken every half period with the condition still false, a wait
+     * whose deadline had passed still ends a period after it began */
+    fk_task_spawn("nagger", nagger, 0);
+    t0 = fu_now();
+    CHECK_EQ(waitq_wait_step(&recheck_q, never, NULL, t0, RECHECK_NS), -ETIMEDOUT);
+    CHECK_EQ(fu_now() - t0, RECHECK_NS);
+    fk_tasks_join();
     uint64_t blocks = fk_stats()->blocks;
     fk_task_spawn("poller", slow_poller, 0);
     fk_task_spawn("setter", recheck_setter, 0);

@@ -1,10 +1,12 @@
 /* TX engine "async": a 64 KiB TX ring refilled into the FIFO by the TX
- * (THRE) interrupt, a FIFO's worth per interrupt, never a byte at a time.
+ * (THRE) interrupt, a FIFO's worth per interrupt, never a byte at a time;
+ * a write to an idle UART loads the FIFO straight from its buffer.
  * No path spins on a register: a writer that finds the ring full and a
  * drainer block on the port's wait queues.
  *
  * TX state (async_tx.state, changed only by tx_enter):
- *   TX_OFF   TX interrupt off; the FIFO may hold bytes (a kick's refill)
+ *   TX_OFF   TX interrupt off; the FIFO may hold bytes (a kick's refill,
+ *            a write's direct load)
  *   TX_ON    TX interrupt on: the ring has bytes, or a drainer waits for
  *            the FIFO-empty event
  *   TX_EMPTY TX interrupt off; ring and FIFO were empty at empty_ns (the
@@ -98,8 +100,8 @@ static inline __attribute__((always_inline)) ring_idx_t refill_load(struct uart_
     return n;
 }
 
-/* kick_locked, tx_irq_events, the port lock held: a refill that sent
- * bytes ends TX_EMPTY. */
+/* kick_locked, direct_push, tx_irq_events, the port lock held: a refill
+ * that sent bytes ends TX_EMPTY. */
 static inline __attribute__((always_inline)) void sent_ends_empty(struct uart_port *p,
                                                                   ring_idx_t sent)
 {
@@ -179,18 +181,20 @@ void async_tx_irq(struct uart_port *p, enum uart_cause c)
         tx_irq_events(p, sent, room, used);
 }
 
-/* kick_loads' refills: the largest, the looks at the FIFO's room and the
- * loads (hw_send_max_chunk, hw_send_calls, ring_pop_calls); the last
- * refill's room left and bytes; whether a look found no room. */
+/* kick_loads' and direct_push's refills: the largest, the looks at the
+ * FIFO's room and the loads (hw_send_max_chunk, hw_send_calls,
+ * ring_pop_calls); the last refill's room left and bytes; whether a look
+ * found no room. */
 struct kick_refill {
     ring_idx_t most, looks, loads, chunk;
     unsigned room;
     bool full;
 };
 
-/* kick_loads, the port lock held: one contiguous run of the ring, b's n
- * bytes, into the FIFO: a look at its room, a load of what fits, again
- * while it has room. Returns the bytes sent. */
+/* kick_loads (one contiguous run of the ring), direct_push (the caller's
+ * buffer), the port lock held: b's n bytes into the FIFO: a look at its
+ * room, a load of what fits, again while it has room. Returns the bytes
+ * sent. */
 static inline __attribute__((always_inline)) ring_idx_t kick_run(struct uart_port *p,
                                                                  const uint8_t *b, ring_idx_t n,
                                                                  struct kick_refill *r)
@@ -298,15 +302,13 @@ static inline void kick(struct uart_port *p)
     kick_locked(p);
 }
 
-/* async_write, direct_push, write_rest, task: k bytes taken (in tx_in),
- * then the ring's kick when bytes went into it, and the drainers woken
- * (their bytes are not the last any more). Returns k. */
-static inline __attribute__((always_inline)) size_t took_kick(struct uart_port *p, size_t k,
-                                                              bool kick_ring)
+/* push_from, write_rest, task: k more bytes taken into the ring (in
+ * tx_in), the ring's kick, and the drainers woken (their bytes are not
+ * the last any more). Returns k. */
+static inline __attribute__((always_inline)) size_t took_kick(struct uart_port *p, size_t k)
 {
     port_took(p, k);
-    if (kick_ring)
-        kick(p);
+    kick(p);
     waitq_wake_all(&p->drain);
     return k;
 }
@@ -350,19 +352,19 @@ static __attribute__((noinline)) size_t write_rest(struct uart_port *p, const ui
         struct space_want w = { p, (uint32_t)(left < quarter ? left : quarter) };
         port_ctr_add(&p->ctr.writer_blocks, 1);
         waitq_wait(&p->tx_space, has_space, &w, 0);
-        done += took_kick(p, push_ring(p, b + done, left), true);
+        done += took_kick(p, push_ring(p, b + done, left));
     }
     return done;
 }
 
 /* async_write, direct_push, task: b's bytes from the k-th on (the first
- * k taken already, not yet counted) into the ring, what fits, kicked;
+ * k taken and counted already) into the ring, what fits, kicked;
  * blocking, the rest as the ring makes room. Returns the bytes taken. */
 static inline __attribute__((always_inline)) size_t push_from(struct uart_port *p,
                                                               const uint8_t *b, size_t n,
                                                               size_t k, bool nonblock)
 {
-    k = took_kick(p, k + push_ring(p, b + k, n - k), true);
+    k += took_kick(p, push_ring(p, b + k, n - k));
     if (__builtin_expect(k < n, 0) && !nonblock)
         k = write_rest(p, b, n, k);
     return k;
@@ -381,14 +383,19 @@ static __attribute__((noinline)) size_t direct_push(struct uart_port *p, const u
     ring_idx_t sent = 0;
     if (tx_of(p)->state != TX_ON && !ring_used(&p->tx)) {
         struct kick_refill r = { p->ctr.hw_send_max_chunk, 0, 0, 0, 0, false };
-        sent = kick_run(p, b, n, &r);
+        /* at most a ring's worth: interrupts stay masked no longer than
+         * for a kick of a full ring, whatever the write's size */
+        sent = kick_run(p, b, ring_min(n, ring_capacity(&p->tx)), &r);
         kick_count(p, &r, sent);
+        port_took(p, sent);                /* with the counters: a snapshot sees both */
         sent_ends_empty(p, sent);
     }
     port_unlock_masked(p, took);
     irq_restore(f);
-    if (sent == n)
-        return took_kick(p, n, false);
+    if (sent == n) {
+        waitq_wake_all(&p->drain);         /* their bytes are not the last any more */
+        return n;
+    }
     return push_from(p, b, n, sent, nonblock);
 }
 

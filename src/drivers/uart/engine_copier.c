@@ -101,22 +101,24 @@ static void spin(unsigned n)
 }
 
 /* TX copier: UartPort::send_bytes: one byte per TX status read while the
- * UART takes one, counted as the original counts each call. */
+ * UART takes one, counted as the original counts each call; the counts
+ * and the cursor under the port lock with the stores, so a counter
+ * snapshot or reset on another hart sees each byte sent or staged, once. */
 static uint32_t send_bytes(struct uart_port *p)
 {
     struct copier_port *c = cp_of(p);
     uint32_t n = 0, at = c->cursor, left = c->pending - at;   /* (the copier's own: no reload) */
-    unsigned long f = irq_save();
+    unsigned long f = port_lock(p);
     while (n < left && uart_lower.tx_ready(&p->hw)) {
         uart_lower.tx_load(&p->hw, c->stage + at + n, 1);
         n++;
     }
-    irq_restore(f);
     port_ctr_add(&p->ctr.hw_send_calls, 1);
     port_ctr_add(n ? &p->ctr.hw_send_bytes : &p->ctr.hw_send_zero, n ? n : 1);
     if (n > COPIER_GET(p->ctr.hw_send_max_chunk))
         COPIER_SET(p->ctr.hw_send_max_chunk, n);
     COPIER_SET(c->cursor, c->cursor + n);
+    port_unlock(p, f);
     return n;
 }
 
