@@ -313,8 +313,7 @@ static inline __attribute__((always_inline)) size_t took_kick(struct uart_port *
     return k;
 }
 
-/* async_write, direct_push, write_rest, task: what fits of b's n bytes
- * into the ring. */
+/* push_from, write_rest, task: what fits of b's n bytes into the ring. */
 static inline size_t push_ring(struct uart_port *p, const uint8_t *b, size_t n)
 {
     return ring_push(&p->tx, b, n < UINT32_MAX ? (uint32_t)n : UINT32_MAX);
