@@ -19,21 +19,16 @@
 #define CPU_ACCT_NOW_OWNER   0
 #define CPU_ACCT_NOW_CYCLE   8
 #define CPU_ACCT_NOW_INSTRET 16
-#define CPU_ACCT_NOW_FIX     24   /* the corrections below, in counter units */
 
 /* Instructions of trap.S and acct_call.S outside their counter snapshots
  * (the assembler checks them against the code): before the entry snapshot
  * (HEAD) and from the exit snapshot up to and including the xret or the
- * unmasking csrs (TAIL). At icount shift N each is worth 2^N counts. */
+ * unmasking csrs (TAIL), in rdinstret's unit: one per instruction
+ * (cpu_acct_init refuses a QEMU whose instret counts otherwise). */
 #define TRAP_ACCT_HEAD 4
-#define TRAP_ACCT_TAIL 15
+#define TRAP_ACCT_TAIL 14
 #define CALL_ACCT_HEAD 2
 #define CALL_ACCT_TAIL 15
-#define CPU_ACCT_FIX_TRAP_HEAD 0
-#define CPU_ACCT_FIX_TRAP_TAIL 1
-#define CPU_ACCT_FIX_CALL_HEAD 2
-#define CPU_ACCT_FIX_CALL_TAIL 3
-#define CPU_ACCT_FIXES         4
 
 #ifndef __ASSEMBLER__
 #include <stdbool.h>
@@ -61,12 +56,10 @@ struct cpu_totals {
 extern CPU_ACCT_LOCAL struct cpu_acct cpu_acct_isr, cpu_acct_idle, cpu_acct_sim, cpu_acct_rx;
 
 /* The current owner and the counter values at its last switch (one
- * object, so the switch addresses it once), and the HEAD/TAIL corrections
- * scaled to counter units (fix[CPU_ACCT_FIX_*]). */
+ * object, so the switch addresses it once). */
 struct cpu_acct_now {
     struct cpu_acct *owner;
     uint64_t cycle, instret;
-    uint64_t fix[CPU_ACCT_FIXES];
 };
 extern CPU_ACCT_LOCAL struct cpu_acct_now cpu_acct_now;
 
@@ -82,8 +75,7 @@ _Static_assert(offsetof(struct cpu_acct, cycles) == CPU_ACCT_CYCLES &&
                offsetof(struct cpu_acct, instret) == CPU_ACCT_INSTRET &&
                offsetof(struct cpu_acct_now, owner) == CPU_ACCT_NOW_OWNER &&
                offsetof(struct cpu_acct_now, cycle) == CPU_ACCT_NOW_CYCLE &&
-               offsetof(struct cpu_acct_now, instret) == CPU_ACCT_NOW_INSTRET &&
-               offsetof(struct cpu_acct_now, fix) == CPU_ACCT_NOW_FIX,
+               offsetof(struct cpu_acct_now, instret) == CPU_ACCT_NOW_INSTRET,
                "cpu_acct layout used by trap.S");
 
 /* Any task (S20, S21): instructions retired so far outside the idle, RX
@@ -155,7 +147,7 @@ void cpu_acct_early_init(void);
  * the running task. */
 void cpu_acct_init(void);
 /* Boot of a secondary hart, interrupts masked, after sched_hart_init:
- * the corrections (measured by hart 0), start charging its task. */
+ * start charging its task. */
 void cpu_acct_hart_init(void);
 /* Any task: this hart's totals since boot, up to now (tasks: everything
  * that was not ISR, RX, idle or simulation). */

@@ -1,9 +1,10 @@
 /* Trap frame saved by trap_entry (src/arch/riscv/trap.S) on the stack of
  * whatever was running: x1..x31 at their register numbers (for an
- * interrupt only the caller-saved ones: trap_frame_has()), the trap CSRs,
- * then, for an interrupt, the interrupted context's CPU account
- * (cpu_acct.h), which the exit makes the owner again. The layout is
- * shared with the assembly through the offsets. */
+ * interrupt only the caller-saved ones: trap_frame_has()), the trap CSRs
+ * (an exception's; an interrupt's only when it has no handler), then,
+ * for an interrupt, the interrupted context's CPU account (cpu_acct.h),
+ * which the exit makes the owner again. The layout is shared with the
+ * assembly through the offsets. */
 #ifndef TRAP_H
 #define TRAP_H
 
@@ -40,9 +41,9 @@ static inline int trap_frame_has(const struct trap_frame *f, int n)
     return !((f->cause >> 63) && (callee >> n & 1));
 }
 
-/* Trap entry (trap.S), an interrupt with no handler: the panic report;
- * does not return. */
-__attribute__((noreturn)) void trap_unexpected(void);
+/* Trap entry (trap.S), an interrupt with no handler (its frame f whole):
+ * the panic report; does not return. */
+__attribute__((noreturn)) void trap_unexpected(struct trap_frame *f);
 
 /* trap_init's timer handler, which trap_entry calls for a timer
  * interrupt. */
@@ -50,10 +51,6 @@ extern void (*trap_timer_isr)(void);
 
 /* Trap entry, an exception: the panic report; does not return. */
 __attribute__((noreturn)) void trap_exception(struct trap_frame *f);
-
-/* Interrupt handlers: the interrupted context's frame (NULL elsewhere);
- * a handler may redirect its epc. */
-struct trap_frame *trap_interrupted_frame(void);
 
 /* Boot of each hart, task context: install the trap vector; timer is the
  * timer interrupt's handler (the kernel's timer_isr: the arch calls

@@ -80,16 +80,9 @@ static void counters_init(void)
 }
 
 /* Boot of each hart, interrupts masked, the unit known: this hart's
- * corrections and accounts, charging its running task from now on. */
+ * accounts, charging its running task from now on. */
 void cpu_acct_hart_init(void)
 {
-    static const uint64_t fix[CPU_ACCT_FIXES] = {
-        [CPU_ACCT_FIX_TRAP_HEAD] = TRAP_ACCT_HEAD, [CPU_ACCT_FIX_TRAP_TAIL] = TRAP_ACCT_TAIL,
-        [CPU_ACCT_FIX_CALL_HEAD] = CALL_ACCT_HEAD, [CPU_ACCT_FIX_CALL_TAIL] = CALL_ACCT_TAIL,
-    };
-
-    for (unsigned k = 0; k < CPU_ACCT_FIXES; k++)
-        cpu_acct_now.fix[k] = fix[k];
     cpu_acct_isr = cpu_acct_idle = cpu_acct_sim = cpu_acct_rx = (struct cpu_acct){ 0 };
     /* (no early boot in any of them) */
     cpu_acct_now.owner = &sched_current()->acct;

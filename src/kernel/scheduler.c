@@ -9,7 +9,6 @@
 #include "kernel.h"
 #include "sched_priv.h"
 #include "scheduler.h"
-#include "trap.h"
 
 void switch_context(struct context *from, struct context *to);
 
@@ -212,13 +211,13 @@ void task_kill(struct task *t)
 
 /* Interrupt handler, interrupts masked: end task t, which has overrun
  * (a watchdog). The task the interrupt stopped is sent to task_exit()
- * when the interrupt returns (it may be spinning, interrupts on); any
- * other is killed (blocked or ready). */
+ * when the interrupt returns (it may be spinning, interrupts on): the
+ * trap's return address, which trap_entry leaves in epc (handlers do not
+ * nest); any other is killed (blocked or ready). */
 void task_abort_from_isr(struct task *t)
 {
-    struct trap_frame *f = trap_interrupted_frame();
-    if (t == current && f)
-        f->epc = (uint64_t)task_exit;
+    if (t == current)
+        csr_write(CSR_XEPC, (unsigned long)task_exit);
     else
         task_kill(t);
 }

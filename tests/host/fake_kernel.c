@@ -113,7 +113,9 @@ void fk_deliver(void)
         unsigned long saved = host_csr.xstatus;
         host_csr.xstatus &= ~(unsigned long)XSTATUS_XIE;
         k.in_isr = true;
+        uint64_t reads = fu_stats()->reads;
         k.handler(k.arg);
+        fk_st.isr_reads += fu_stats()->reads - reads;
         k.in_isr = false;
         host_csr.xstatus = saved;
         fk_st.isr_runs++;

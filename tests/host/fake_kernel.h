@@ -27,6 +27,7 @@
 
 struct fk_stats {
     uint64_t isr_runs;        /* handler invocations */
+    uint64_t isr_reads;       /* UART register reads the handler made */
     uint64_t blocks;          /* sched_block calls */
     uint64_t yields;          /* sched_yield calls */
     uint64_t spin_hints;      /* cpu_spin_hint calls (csr.h) */

@@ -136,6 +136,8 @@ uint32_t fake_mmio_read(uintptr_t addr, unsigned width)
          * with a dummy RBR read). A 16550 serves 0x7 as modem status. */
         f.iir_busy += FUZZ_LOWER_DW && id == FZ_IIR_BUSY;
         f.timeout_probe = FUZZ_LOWER_DW && id == UART_IIR_RX_TIMEOUT;
+        if (id == UART_IIR_THRI)
+            f.credit = f.depth;         /* THRE's interrupt: the FIFO is empty */
         break;
     }
     case UART_LSR:

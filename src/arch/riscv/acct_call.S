@@ -8,14 +8,11 @@
  * accounts consistent). Straight-line code without compressed
  * instructions around the two counter snapshots, so the instructions
  * before the first (CALL_ACCT_HEAD) and from the second on
- * (CALL_ACCT_TAIL) are known numbers, checked by the assembler and
- * scaled to counter units at boot (cpu_acct_now.fix). Only rdinstret is
+ * (CALL_ACCT_TAIL) are known numbers, checked by the assembler. Only rdinstret is
  * read; cycles are charged the same count (cpu_acct.h says why). Any
  * context. */
 #include "cpu_acct.h"
 #include "csr.h"
-
-#define FIX(k) (CPU_ACCT_NOW_FIX + 8 * CPU_ACCT_FIX_##k)
 
     .section .text.acct_call, "ax"
     .option push
@@ -30,8 +27,7 @@ cpu_acct_call:
     .if (1b - cpu_acct_call) != CALL_ACCT_HEAD * 4
     .error "CALL_ACCT_HEAD does not match the code"
     .endif
-    ld      t1, FIX(CALL_HEAD)(t0)
-    sub     t2, t2, t1                  /* at this function's first instruction */
+    addi    t2, t2, -CALL_ACCT_HEAD     /* at this function's first instruction */
     ld      t3, CPU_ACCT_NOW_OWNER(t0)  /* the caller's account */
     sd      a3, CPU_ACCT_NOW_OWNER(t0)
     ld      t1, CPU_ACCT_NOW_INSTRET(t0)
@@ -61,9 +57,8 @@ cpu_acct_call:
     ld      t1, CPU_ACCT_NOW_OWNER(t0)  /* `to` */
     sd      t3, CPU_ACCT_NOW_OWNER(t0)
     andi    t6, t6, XSTATUS_XIE
-    ld      t5, FIX(CALL_TAIL)(t0)
 2:  rdinstret t2
-    add     t2, t2, t5                  /* up to and including the csrs */
+    addi    t2, t2, CALL_ACCT_TAIL      /* up to and including the csrs */
     ld      t4, CPU_ACCT_NOW_INSTRET(t0)
     sd      t2, CPU_ACCT_NOW_INSTRET(t0)
     sub     t2, t2, t4                  /* the callee's share */

@@ -1,18 +1,19 @@
 /* Trap entry for the image's privilege (csr.h): saves the integer context
  * on the current stack, and for an interrupt switches the CPU accounts,
- * calls the interrupt's handler and restores it. An interrupt saves the
- * caller-saved registers (the C handlers keep the others) and the trap
- * CSRs but tval; an exception, which never returns, saves everything for
- * the panic report (trap_exception). Interrupt handlers never switch
- * tasks, so the frame always returns to the code it interrupted.
+ * calls the interrupt's handler and restores it. An interrupt saves only
+ * the caller-saved registers (the C handlers keep the others): handlers
+ * never nest (interrupts stay masked) and never switch tasks, so epc and
+ * status are still the interrupted code's at the xret, and a handler
+ * that redirects the return writes epc itself (task_abort_from_isr). An
+ * exception, which never returns, saves everything for the panic report
+ * (trap_exception); so does an interrupt without a handler.
  *
  * CPU accounting covers every instruction of the trap (cycles: from the
  * snapshots on): the first instructions up to the counter snapshot and
  * the last ones after it are straight-line code without compressed
  * instructions; their numbers (TRAP_ACCT_HEAD/TAIL in cpu_acct.h, checked
- * here by the assembler against the distance between the labels), scaled
- * to counter units (cpu_acct_now.fix), are taken from (or added to) the
- * snapshot.
+ * here by the assembler against the distance between the labels) are
+ * taken from (or added to) the instret snapshot.
  * An interrupt charges the interrupted context's account up to the entry
  * snapshot, less the head, and makes the ISR account the owner (as
  * cpu_acct_switch_at); the exit charges the handler's account up to and
@@ -43,33 +44,22 @@ trap_entry:
     .irp n, 1,7,10,11,12,13,14,15,16,17,28,29,30,31
     sd      x\n, \n*8(sp)
     .endr
-    csrr    t2, CSR_XEPC
-    sd      t2, TRAP_FRAME_EPC(sp)
-    csrr    t2, CSR_XSTATUS
-    sd      t2, TRAP_FRAME_STATUS(sp)
     csrr    a0, CSR_XCAUSE
-    sd      a0, TRAP_FRAME_CAUSE(sp)
     bltz    a0, 4f                      /* an interrupt */
     /* An exception ends in panic_trap(), which prints every register,
      * sp as it was and tval. */
-    .irp n, 3,4,8,9,18,19,20,21,22,23,24,25,26,27
-    sd      x\n, \n*8(sp)
-    .endr
-    addi    t2, sp, TRAP_FRAME_SIZE
-    sd      t2, 2*8(sp)
     csrr    t2, CSR_XTVAL
     sd      t2, TRAP_FRAME_TVAL(sp)
-    mv      a0, sp
+    call    full_frame
     call    trap_exception              /* does not return */
 
     /* An interrupt: the time up to the snapshot (t0, t1 less the head)
      * to the interrupted context's account, the ISR account the owner. */
 4:  addi    t2, tp, %tprel_lo(cpu_acct_now)   /* this hart's (sections.ld: in reach) */
-    ld      t3, CPU_ACCT_NOW_FIX + 8 * CPU_ACCT_FIX_TRAP_HEAD(t2)
     ld      a1, CPU_ACCT_NOW_OWNER(t2)  /* the interrupted context's account */
     ld      a2, CPU_ACCT_NOW_CYCLE(t2)
     ld      a3, CPU_ACCT_NOW_INSTRET(t2)
-    sub     t1, t1, t3                  /* at the trap's first instruction */
+    addi    t1, t1, -TRAP_ACCT_HEAD     /* at the trap's first instruction */
     sd      t0, CPU_ACCT_NOW_CYCLE(t2)
     sd      t1, CPU_ACCT_NOW_INSTRET(t2)
     sub     a2, t0, a2
@@ -83,20 +73,13 @@ trap_entry:
     addi    t3, tp, %tprel_lo(cpu_acct_isr)
     sd      t3, CPU_ACCT_NOW_OWNER(t2)
     sd      a1, TRAP_FRAME_ACCT(sp)
-    sd      sp, %tprel_lo(trap_irq_frame)(tp)
     /* The interrupt to its handler: the external one first (the UART's),
      * then the timer (trap_init's handler) and the IPI. */
     slli    t0, a0, 1                   /* the interrupt's number, doubled */
     li      t1, 2 * IRQ_XEXT
     bne     t0, t1, 5f
     call    plic_isr
-6:  sd      zero, %tprel_lo(trap_irq_frame)(tp)
-    ld      t3, TRAP_FRAME_ACCT(sp)     /* the interrupted context's account */
-
-    ld      t0, TRAP_FRAME_EPC(sp)
-    csrw    CSR_XEPC, t0
-    ld      t0, TRAP_FRAME_STATUS(sp)
-    csrw    CSR_XSTATUS, t0
+6:  ld      t3, TRAP_FRAME_ACCT(sp)     /* the interrupted context's account */
     .irp n, 1,10,11,12,13,14,15,16,17,29,30,31
     ld      x\n, \n*8(sp)
     .endr
@@ -115,8 +98,7 @@ trap_entry:
     add     t3, t3, t2
     sd      t3, CPU_ACCT_CYCLES(t1)
 2:  rdinstret t2
-    ld      t3, CPU_ACCT_NOW_FIX + 8 * CPU_ACCT_FIX_TRAP_TAIL(t0)
-    add     t2, t2, t3                  /* up to and including the xret */
+    addi    t2, t2, TRAP_ACCT_TAIL      /* up to and including the xret */
     ld      t3, CPU_ACCT_NOW_INSTRET(t0)
     sd      t2, CPU_ACCT_NOW_INSTRET(t0)
     sub     t2, t2, t3
@@ -143,4 +125,22 @@ trap_entry:
     bne     t0, t1, 8f
     call    ipi_isr
     j       6b
-8:  call    trap_unexpected             /* does not return */
+8:  call    full_frame
+    call    trap_unexpected             /* does not return */
+
+    /* The panic report's frame (an exception, or an interrupt without a
+     * handler; a0 the cause): the trap CSRs but tval, the callee-saved
+     * registers and sp as it was; returns the frame in a0. */
+full_frame:
+    sd      a0, TRAP_FRAME_CAUSE(sp)
+    csrr    t2, CSR_XEPC
+    sd      t2, TRAP_FRAME_EPC(sp)
+    csrr    t2, CSR_XSTATUS
+    sd      t2, TRAP_FRAME_STATUS(sp)
+    .irp n, 3,4,8,9,18,19,20,21,22,23,24,25,26,27
+    sd      x\n, \n*8(sp)
+    .endr
+    addi    t2, sp, TRAP_FRAME_SIZE
+    sd      t2, 2*8(sp)
+    mv      a0, sp
+    ret

@@ -1,7 +1,7 @@
 /* Trap set-up and the C ends of trap_entry (trap.S, which routes each
  * interrupt to its handler: timer, external, software): the handler of
- * the timer interrupt, the interrupted frame, and the panic for an
- * exception or an unexpected interrupt. */
+ * the timer interrupt, and the panic for an exception or an unexpected
+ * interrupt. */
 #include "csr.h"
 #include "harts.h"
 #include "kernel.h"
@@ -9,16 +9,7 @@
 
 void trap_entry(void);
 
-/* The frame of the interrupt being handled, NULL elsewhere: trap_entry
- * sets it before the handler and clears it after. */
-HART_LOCAL struct trap_frame *trap_irq_frame;
 void (*trap_timer_isr)(void);                     /* trap_init's timer handler */
-
-/* Interrupt handlers: the interrupted context's frame (NULL elsewhere). */
-struct trap_frame *trap_interrupted_frame(void)
-{
-    return trap_irq_frame;
-}
 
 /* Boot of each hart: direct-mode vector for every trap, the timer
  * interrupt's handler (the same on each: a relaxed store, another hart's
@@ -37,7 +28,7 @@ void trap_exception(struct trap_frame *f)
 
 /* Trap entry, an interrupt with no handler, interrupts masked: the
  * panic report. */
-void trap_unexpected(void)
+void trap_unexpected(struct trap_frame *f)
 {
-    panic_trap(trap_irq_frame, "unexpected interrupt");
+    panic_trap(f, "unexpected interrupt");
 }

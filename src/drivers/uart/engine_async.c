@@ -66,25 +66,20 @@ static inline void tx_enter(struct uart_port *p, enum tx_state s)
     }
 }
 
-/* The port lock held: ring bytes into the FIFO, as many as it has room for
- * (never more: a DW FIFO may be partly full), in two runs when the ring
- * wraps, and the refill's counters; no TX state. Returns the bytes sent;
- * *room: the FIFO's room it found (its depth: the FIFO held nothing);
+/* async_tx_irq, the port lock held: ring bytes into the FIFO, as many as
+ * it has room for (never more: a DW FIFO may be partly full), in two runs
+ * when the ring wraps, and the refill's counters; no TX state. room: the
+ * FIFO's (its depth: the FIFO holds nothing; 0: nothing is loaded, the
+ * caller counted the look). Returns the bytes sent;
  * *left: the bytes still in the ring. */
 static inline __attribute__((always_inline)) ring_idx_t refill_load(struct uart_port *p,
-                                                                  unsigned *fifo_room,
+                                                                  unsigned room,
                                                                   ring_idx_t *left)
 {
-    unsigned room = uart_lower.tx_room(&p->hw);
     const uint8_t *b;
     ring_idx_t first, used, n = ring_peek(&p->tx, room, &b, &first, &used);
 
-    *fifo_room = room;
     *left = used - n;
-    if (!room) {
-        p->ctr.hw_send_zero++;
-        return 0;
-    }
     if (n) {
         uart_lower.tx_load(&p->hw, b, first);
         p->ctr.ring_pop_calls++;
@@ -165,17 +160,23 @@ static __attribute__((noinline)) void tx_irq_events(struct uart_port *p, ring_id
 /* UART interrupt (hart 0), the port lock held: refill, then
  * tx_irq_events when the refill changes the TX state or wakes anybody
  * (a TX state other than TX_ON, a drainer's refill wake, an empty ring,
- * a writer's room). */
+ * a writer's room). A TX cause is the FIFO's emptying (uart_lower.h): its
+ * room is the depth, with no register read for it. */
 void async_tx_irq(struct uart_port *p, enum uart_cause c)
 {
     struct async_tx *t = tx_of(p);
     enum tx_state s = t->state;
-    unsigned room;
+    unsigned room = p->hw.fifo_depth;
     ring_idx_t used;
 
-    if (c == UART_CAUSE_TX_ROOM && s != TX_ON)
-        return;
-    ring_idx_t sent = refill_load(p, &room, &used);
+    if (c == UART_CAUSE_TX_ROOM) {
+        if (s != TX_ON)
+            return;
+        room = uart_lower.tx_room(&p->hw);
+        if (!room)
+            p->ctr.hw_send_zero++;
+    }
+    ring_idx_t sent = refill_load(p, room, &used);
     p->ctr.tx_irqs++;                         /* after the loads: no store between them */
     if (s != TX_ON || __builtin_expect(t->refill_wake, 0) || used == 0 || writer_room(p, used))
         tx_irq_events(p, sent, room, used);

@@ -45,7 +45,8 @@ struct uart_hw {
 };
 
 /* The interrupt's cause. TX: the TX FIFO emptied (the TX interrupt's
- * event); TX_ROOM: an interrupt entry with nothing pending that the IP
+ * event: until the engine loads it, the FIFO has its depth's room, which
+ * the engine takes without asking tx_room); TX_ROOM: an interrupt entry with nothing pending that the IP
  * may raise while its TX FIFO has room but has not emptied (the DW UART's
  * IIR 0xC1: the lower half says so only at the entry's first read);
  * OTHER: the lower half has served it itself (an IP quirk, modem status);
