@@ -1,10 +1,11 @@
 /* Trap frame saved by trap_entry (src/arch/riscv/trap.S) on the stack of
- * whatever was running: x1..x31 at their register numbers (for an
- * interrupt only the caller-saved ones: trap_frame_has()), the trap CSRs
- * (an exception's; an interrupt's only when it has no handler), then,
- * for an interrupt, the interrupted context's CPU account (cpu_acct.h),
- * which the exit makes the owner again. The layout is shared with the
- * assembly through the offsets. */
+ * whatever was running: x1..x31 at their register numbers, the trap
+ * CSRs, then, for an interrupt, the interrupted context's CPU account
+ * (cpu_acct.h), which the exit makes the owner again. An interrupt with a
+ * handler saves only the caller-saved registers and no CSR; the frames
+ * that reach the panic report (an exception, an interrupt without a
+ * handler) are whole, tval an exception's only. The layout is shared with
+ * the assembly through the offsets. */
 #ifndef TRAP_H
 #define TRAP_H
 
@@ -32,14 +33,6 @@ struct trap_frame {
 };
 
 _Static_assert(sizeof(struct trap_frame) == (size_t)TRAP_FRAME_SIZE, "trap frame layout");
-
-/* Any context: whether frame f holds register x[n] (an interrupt's frame
- * lacks sp, gp, tp, s0-s11, and tval). */
-static inline int trap_frame_has(const struct trap_frame *f, int n)
-{
-    const uint32_t callee = (1U << 2) | (1U << 3) | (1U << 4) | (3U << 8) | (0x3FFU << 18);
-    return !((f->cause >> 63) && (callee >> n & 1));
-}
 
 /* Trap entry (trap.S), an interrupt with no handler (its frame f whole):
  * the panic report; does not return. */

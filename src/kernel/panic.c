@@ -85,13 +85,9 @@ void panic_trap(const struct trap_frame *f, const char *what)
                      (unsigned long)f->epc, (unsigned long)f->tval,
                      (unsigned long)f->status, PRIV_NAME);
     panic_printf("  task=%s\n", panic_task());
-    for (int i = 1; i < 32; i++) {
-        if (trap_frame_has(f, i))
-            panic_printf("  %-4s=0x%016lx%s", reg_names[i], (unsigned long)f->x[i],
-                         (i % 4 == 3) ? "\n" : "");
-        else
-            panic_printf("  %-4s=(not saved)       %s", reg_names[i], (i % 4 == 3) ? "\n" : "");
-    }
+    for (int i = 1; i < 32; i++)
+        panic_printf("  %-4s=0x%016lx%s", reg_names[i], (unsigned long)f->x[i],
+                     (i % 4 == 3) ? "\n" : "");
     panic_puts("\n");
     power_off(EXIT_PANIC);
 }

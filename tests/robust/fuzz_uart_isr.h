@@ -76,7 +76,8 @@ struct fake_uart {
     struct uart_cfg cfg;
     unsigned depth;              /* the FIFO depth the driver uses (DW: CPR's) */
     uint32_t lcr;                /* the last LCR store (read back) */
-    long credit;                 /* THR stores allowed until the next room read */
+    long credit;                 /* THR stores allowed until the next room read
+                                    (or IIR read reporting THRI) */
     bool last_lsr_dr;            /* the previous access was an LSR read with DR */
     bool flushing;               /* inside uart_be_flush_polled */
     bool isr_first_iir;          /* the next IIR read is a handler's first */

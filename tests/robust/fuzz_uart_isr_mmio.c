@@ -62,7 +62,8 @@ static int decode(uintptr_t addr, unsigned width, bool write)
 
 /* One round of the handler: its IIR read, then at most an RX drain (4 x
  * depth LSR+RBR pairs and the LSR that ends it, or a dummy RBR), a TX
- * refill (room read, depth stores, IER) or one more read. */
+ * refill (a room read unless IIR said THRI, depth stores, IER) or one
+ * more read. */
 void check_round(void)
 {
     uint64_t d = f.depth;

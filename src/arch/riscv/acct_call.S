@@ -8,9 +8,9 @@
  * accounts consistent). Straight-line code without compressed
  * instructions around the two counter snapshots, so the instructions
  * before the first (CALL_ACCT_HEAD) and from the second on
- * (CALL_ACCT_TAIL) are known numbers, checked by the assembler. Only rdinstret is
- * read; cycles are charged the same count (cpu_acct.h says why). Any
- * context. */
+ * (CALL_ACCT_TAIL) are known numbers, checked by the assembler. Only
+ * rdinstret is read; cycles are charged the same count (cpu_acct.h says
+ * why). Any context. */
 #include "cpu_acct.h"
 #include "csr.h"
 

@@ -124,8 +124,9 @@ void async_init(struct uart_port *p)
     ring_init(&p->tx, t->store, sizeof t->store);
 }
 
-/* async_tx_irq, after its refill (sent bytes; the FIFO's room it found;
- * used bytes left in the ring), the port lock held: the TX state's changes and
+/* async_tx_irq, after its refill (sent bytes; the FIFO's room it took:
+ * its depth for a TX cause, what tx_room found for TX_ROOM; used bytes
+ * left in the ring), the port lock held: the TX state's changes and
  * the wakes (out of line: the common refill needs none of them and keeps
  * no value across a call). The TX interrupt stays on while the ring has
  * bytes, or while a drainer waits for the FIFO to empty: that event (ring

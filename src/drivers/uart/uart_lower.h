@@ -46,8 +46,9 @@ struct uart_hw {
 
 /* The interrupt's cause. TX: the TX FIFO emptied (the TX interrupt's
  * event: until the engine loads it, the FIFO has its depth's room, which
- * the engine takes without asking tx_room); TX_ROOM: an interrupt entry with nothing pending that the IP
- * may raise while its TX FIFO has room but has not emptied (the DW UART's
+ * the engine takes without asking tx_room); TX_ROOM: an interrupt entry
+ * with nothing pending that the IP may raise while its TX FIFO has room
+ * but has not emptied (the DW UART's
  * IIR 0xC1: the lower half says so only at the entry's first read);
  * OTHER: the lower half has served it itself (an IP quirk, modem status);
  * the handler asks again. */
@@ -73,7 +74,8 @@ struct uart_lower {
     /* Any: whether the TX FIFO takes a byte now, from the TX status bits
      * alone (a polling loop: nothing else read or cleared). */
     bool (*tx_ready)(struct uart_hw *h);
-    /* Masked: store n <= tx_room() bytes. */
+    /* Masked: store n <= tx_room() bytes (or n <= fifo_depth after a TX
+     * cause, before any other store). */
     void (*tx_load)(struct uart_hw *h, const uint8_t *p, size_t n);
     /* Any: FIFO and shifter empty (UART_CAP_TEMT), else FIFO empty. */
     bool (*tx_empty)(struct uart_hw *h);
