@@ -75,9 +75,11 @@ static __attribute__((noinline, cold, noreturn)) void no_handler(uint32_t irq)
 }
 
 /* plic_isr, interrupts masked: run claimed source irq's handler and
- * complete it. The claim register is read from this hart's variable
- * after the handler: only irq is kept across the call. */
-static inline __attribute__((always_inline)) void serve(uint32_t irq)
+ * complete it at this hart's claim register `claim` (kept across the
+ * call with irq: the frame saves two registers whatever it keeps, since
+ * the linker's relaxation of a thread-local address leaves the register
+ * GCC reserved for it saved). */
+static inline __attribute__((always_inline)) void serve(volatile uint32_t *claim, uint32_t irq)
 {
     if (__builtin_expect(irq >= PLIC_TABLE, 0))
         no_handler(irq);
@@ -85,7 +87,7 @@ static inline __attribute__((always_inline)) void serve(uint32_t irq)
     if (__builtin_expect(!h->fn, 0))
         no_handler(irq);
     h->fn(h->arg);
-    *claim_reg = irq;
+    *claim = irq;
 }
 
 /* plic_isr, interrupts masked: source irq, claimed after the trap's
@@ -96,7 +98,7 @@ static __attribute__((noinline, cold)) void later_claims(uint32_t irq)
 {
     do {
         cpu_acct_switch(&cpu_acct_isr);
-        serve(irq);
+        serve(claim_reg, irq);
         irq = *claim_reg;
     } while (irq);
 }
@@ -106,12 +108,13 @@ static __attribute__((noinline, cold)) void later_claims(uint32_t irq)
  * first in later_claims). */
 void plic_isr(void)
 {
-    uint32_t irq = *claim_reg;
+    volatile uint32_t *claim = claim_reg;
+    uint32_t irq = *claim;
 
     if (!irq)
         return;
-    serve(irq);
-    irq = *claim_reg;
+    serve(claim, irq);
+    irq = *claim;
     if (__builtin_expect(irq != 0, 0))
         later_claims(irq);
 }
