@@ -81,6 +81,15 @@ static void test_drain_timing(unsigned depth)
     uint64_t t0 = fu_now();
     CHECK_EQ(uart_be_drain(), 0);
     CHECK(fu_now() - t0 < char_ns());
+    /* One byte into an idle UART: the drain's look reads the transmitter's
+     * level once (a 16550: LSR; a DW UART: LSR and TFL; with a one-byte
+     * FIFO the room too), finds the FIFO empty, sleeps until the last stop
+     * bit is due and confirms TEMT (an LSR read). */
+    fill_random(buf, 1);
+    write_all(buf, 1);
+    uint64_t reads = fu_stats()->reads;
+    drain_checked("drain reads");
+    CHECK_EQ(fu_stats()->reads - reads, (LOWER_DW ? 4U : 3U) + (depth == 1));
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         if (!sizes[i])
             continue;

@@ -426,7 +426,10 @@ void async_drain_view(const struct uart_port *p, struct drain_view *v)
  * off: the FIFO-empty event's time if it came (TX_EMPTY); the
  * transmitter empty; the FIFO seen empty now (only the shifter left:
  * TX_EMPTY from now); else the event asked for (TX_ON: the interrupt
- * sees the FIFO empty and wakes the drainers). The empty ring restarts at
+ * sees the FIFO empty and wakes the drainers). One look at the
+ * transmitter's level tells both (a 16550: one LSR read); a one-byte
+ * FIFO's level cannot tell a held byte from a sending shifter, so there
+ * the room is asked too. The empty ring restarts at
  * offset 0, so writes after a drain find it at the same position (their
  * copies keep the caller's alignment); while the driver is shared it
  * stays where it is (a writer on another hart may be pushing). */
@@ -435,10 +438,14 @@ int async_drain_idle(struct uart_port *p, uint64_t *at_ns)
     struct async_tx *t = tx_of(p);
     if (!harts_many())
         ring_reset(&p->tx);
-    if (t->state != TX_EMPTY && uart_lower.tx_empty(&p->hw))
-        return port_drain_idle(at_ns);
-    if (t->state != TX_EMPTY && uart_lower.tx_room(&p->hw) == p->hw.fifo_depth)
-        tx_enter(p, TX_EMPTY);
+    if (t->state != TX_EMPTY) {
+        unsigned level = uart_lower.tx_level(&p->hw);
+        if (level == 0)
+            return port_drain_idle(at_ns);
+        if (p->hw.fifo_depth > 1 ? level == 1
+                                 : uart_lower.tx_room(&p->hw) == p->hw.fifo_depth)
+            tx_enter(p, TX_EMPTY);
+    }
     if (t->state == TX_EMPTY) {
         *at_ns = t->empty_ns;
         return DRAIN_FIFO_EMPTY;

@@ -79,7 +79,9 @@ struct uart_lower {
     void (*tx_load)(struct uart_hw *h, const uint8_t *p, size_t n);
     /* Any: FIFO and shifter empty (UART_CAP_TEMT), else FIFO empty. */
     bool (*tx_empty)(struct uart_hw *h);
-    /* Any: bytes still in the FIFO and shifter (exact or a bound). */
+    /* Any: bytes still in the FIFO and shifter (exact or a bound): 0
+     * exactly when tx_empty; 1 with a FIFO deeper than one byte: the FIFO
+     * empty, the shifter perhaps sending. */
     unsigned (*tx_level)(struct uart_hw *h);
     /* Masked: interrupts `set` on, `clear` off (UART_IRQ_*). */
     void (*irq_update)(struct uart_hw *h, unsigned set, unsigned clear);
