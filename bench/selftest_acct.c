@@ -1,9 +1,10 @@
 /* Self-test selftest=acct: the CPU accounting is exact to the instruction
  * (QEMU -icount; any core whose instret counts retired instructions).
- * 1. cpu_acct_call charges the account it names with exactly its own
- *    instructions but the final ret, and the called function's: it is
- *    straight-line code around one indirect call, so it retires its
- *    size / 4 instructions, and the probes below their nops plus a ret.
+ * 1. A charged call (cpu_acct_sim_call) charges the sim account with
+ *    exactly its entry's instructions, cpu_acct_call's (straight-line
+ *    code around one indirect call: its size / 4), the called function's
+ *    (the probes: their nops and a ret) and the caller's csrs; and it
+ *    keeps every register but t0, t1 and the result.
  * 2. Interrupts cost the interrupted task nothing: a counted loop costs
  *    the task the same number of instructions with and without 50 timer
  *    interrupts landing in it, and the interrupts go to the ISR account;
@@ -35,29 +36,27 @@
 #define ACCT_STEP_NS    20000ULL
 #define ACCT_SEAM_READS 64UL
 
-/* Straight-line probes: 4 and 12 nops, then ret; they return x. */
-__asm__(".pushsection .text.acct_probe, \"ax\"\n"
-        ".option push\n.option norvc\n"
-        ".globl acct_probe_4\nacct_probe_4:\n"
-        ".rept 4\nnop\n.endr\nret\n"
-        ".globl acct_probe_12\nacct_probe_12:\n"
-        ".rept 12\nnop\n.endr\nret\n"
-        ".option pop\n.popsection\n");
-uintptr_t acct_probe_4(uintptr_t x, uintptr_t y, uintptr_t z);
-uintptr_t acct_probe_12(uintptr_t x, uintptr_t y, uintptr_t z);
-extern const char cpu_acct_call_end[];
+/* selftest_acct_probe.S: the probes' entries and the register check. */
+extern const char acct_probe_4_entry[], acct_probe_12_entry[], cpu_acct_call[],
+    cpu_acct_call_end[];
+unsigned long acct_call_lost(void);
 
-/* selftest_acct: instructions charged to an account by one call. */
-static void charged(cpu_acct_fn fn, unsigned nops, int *ok)
+/* selftest_acct: instructions charged to the sim account by one charged
+ * call of a probe of `nops` nops and a ret: the entry's, cpu_acct_call's
+ * (straight-line code), the probe's and the caller's csrs. */
+__attribute__((always_inline)) static inline void charged(const void *entry, unsigned nops,
+                                                            int *ok)
 {
-    static struct cpu_acct probe;
-    uint64_t before = probe.instret;
     uint64_t size = (uintptr_t)cpu_acct_call_end - (uintptr_t)cpu_acct_call;
-    uint64_t expect = size / 4 - 1 + nops + 1;
+    uint64_t expect = ACCT_CALL_ENTRY_LEN + size / 4 + nops + 1 + 1;
+    unsigned long f = irq_save();            /* nothing else charges sim meanwhile */
+    uint64_t before = cpu_acct_sim.instret;
+    uintptr_t r = cpu_acct_sim_call(entry, 1, 41, 0, 0);
+    uint64_t got = cpu_acct_sim.instret - before;
 
-    if (cpu_acct_call(41, 0, 0, &probe, fn) != 41)
+    irq_restore(f);
+    if (r != 41)
         *ok = 0;
-    uint64_t got = (probe.instret - before);
     printf("selftest=acct call probe_nops=%u charged=%llu expected=%llu\n", nops,
            (unsigned long long)got, (unsigned long long)expect);
     if (got != expect)
@@ -136,8 +135,11 @@ int selftest_acct(void)
         return 0;
     }
 
-    charged(acct_probe_4, 4, &ok);
-    charged(acct_probe_12, 12, &ok);
+    charged(acct_probe_4_entry, 4, &ok);
+    charged(acct_probe_12_entry, 12, &ok);
+    unsigned long lost = acct_call_lost();
+    printf("selftest=acct call kept lost_mask=%#lx\n", lost);
+    ok = ok && lost == 0;
     loop_cost(0, false, &quiet);
     print_loop("quiet", ACCT_LOOP_TURNS, &quiet);
     loop_cost(ACCT_TIMERS, false, &irqs);

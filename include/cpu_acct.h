@@ -20,15 +20,22 @@
 #define CPU_ACCT_NOW_CYCLE   8
 #define CPU_ACCT_NOW_INSTRET 16
 
-/* Instructions of trap.S and acct_call.S outside their counter snapshots
- * (the assembler checks them against the code): before the entry snapshot
- * (HEAD) and from the exit snapshot up to and including the xret or the
- * unmasking csrs (TAIL), in rdinstret's unit: one per instruction
- * (cpu_acct_init refuses a QEMU whose instret counts otherwise). */
+/* Instructions of trap.S and of a charged call (acct_call.S, from its
+ * entry's first) outside their counter snapshots (the assembler checks
+ * them against the code): before the entry snapshot (HEAD) and from the
+ * exit snapshot up to and including the xret or the caller's unmasking
+ * csrs (TAIL), in rdinstret's unit: one per instruction (cpu_acct_init
+ * refuses a QEMU whose instret counts otherwise). */
 #define TRAP_ACCT_HEAD 4
 #define TRAP_ACCT_TAIL 14
-#define CALL_ACCT_HEAD 2
-#define CALL_ACCT_TAIL 15
+#define CALL_ACCT_HEAD 21
+#define CALL_ACCT_TAIL 33
+/* A charged call's entry (acct_call.h's ACCT_CALL_ENTRY): its
+ * instructions, the frame it opens for cpu_acct_call and the slot of the
+ * caller's a4 in it. */
+#define ACCT_CALL_ENTRY_LEN 6
+#define ACCT_CALL_FRAME     128
+#define ACCT_CALL_A4        88
 
 #ifndef __ASSEMBLER__
 #include <stdbool.h>
@@ -182,17 +189,38 @@ static inline struct cpu_acct *cpu_acct_switch(struct cpu_acct *to)
     return cpu_acct_switch_at(to, c, rdinstret());
 }
 
-/* Any context (acct_call.S): fn(x, y, z) with `to` owning the CPU, and
- * interrupts masked, from cpu_acct_call's first instruction to its last
- * but one: the caller pays only for the call and the ret. It reads only
+#ifndef HOST_TEST
+/* Any context: a charged call (acct_call.S) of the entry `entry` (an
+ * ACCT_CALL_ENTRY of acct_call.h) with its function's first nargs (1 to 3, a constant)
+ * of x, y, z: `jal t0` to it, and the csrs that
+ * unmasks interrupts again; returns its function's result. The sim
+ * account owns the CPU from the entry's first instruction up to and
+ * including that csrs, with interrupts masked: the caller pays the jal
+ * and its arguments, as a register access costs a load and its address.
+ * Every register but t0, t1 and a0 keeps its value. It reads only
  * rdinstret and charges cycles as the same count: it serves the wire
- * model, which exists on QEMU only, where mcycle and minstret read one
- * clock (icount virtual time, or host ticks); a CSR read is a QEMU
- * translation-block exit, so one fewer per snapshot halves the host cost
- * of a modelled register poll. */
-typedef uintptr_t (*cpu_acct_fn)(uintptr_t x, uintptr_t y, uintptr_t z);
-uintptr_t cpu_acct_call(uintptr_t x, uintptr_t y, uintptr_t z, struct cpu_acct *to,
-                        cpu_acct_fn fn);
+ * model, which exists on QEMU only, where the instant UART costs no bus
+ * time; a CSR read is a QEMU translation-block exit, so one fewer per
+ * snapshot halves the host cost of a modelled register poll. */
+#define CPU_ACCT_SIM_CALL_ASM "jal t0, %1\n\tcsrs " CSR_STR(CSR_XSTATUS) ", t1"
+__attribute__((always_inline)) static inline uintptr_t
+cpu_acct_sim_call(const void *entry, unsigned nargs, uintptr_t x, uintptr_t y, uintptr_t z)
+{
+    register uintptr_t a0 __asm__("a0") = x;
+    register uintptr_t a1 __asm__("a1") = y;
+    register uintptr_t a2 __asm__("a2") = z;
+
+    if (nargs == 1)              /* (the function leaves a1, a2 alone: nothing to load) */
+        __asm__ volatile(CPU_ACCT_SIM_CALL_ASM : "+r"(a0) : "i"(entry) : "t0", "t1", "memory");
+    else if (nargs == 2)
+        __asm__ volatile(CPU_ACCT_SIM_CALL_ASM : "+r"(a0) : "i"(entry), "r"(a1)
+                         : "t0", "t1", "memory");
+    else
+        __asm__ volatile(CPU_ACCT_SIM_CALL_ASM : "+r"(a0) : "i"(entry), "r"(a1), "r"(a2)
+                         : "t0", "t1", "memory");
+    return a0;
+}
+#endif
 
 /* Interrupt handler, interrupts masked, no switch since its entry (or,
  * in a PLIC claim after the trap's first, since plic_isr's switch to the
@@ -201,6 +229,19 @@ uintptr_t cpu_acct_call(uintptr_t x, uintptr_t y, uintptr_t z, struct cpu_acct *
  * the next switch) goes to `to` instead of the interrupt account. */
 static inline void cpu_acct_retag(struct cpu_acct *to)
 {
+    cpu_acct_now.owner = to;
+}
+
+/* Timer interrupt, interrupts masked, with the wire model: as
+ * cpu_acct_retag, for an interrupt whose clock read (a charged call,
+ * time.c) has charged its time so far to the ISR account: that (the ISR
+ * account's growth since `mark`, a copy of it at the handler's start)
+ * moves to `to` too. */
+static inline void cpu_acct_retag_since(struct cpu_acct *to, const struct cpu_acct *mark)
+{
+    to->cycles += cpu_acct_isr.cycles - mark->cycles;
+    to->instret += cpu_acct_isr.instret - mark->instret;
+    cpu_acct_isr = *mark;
     cpu_acct_now.owner = to;
 }
 

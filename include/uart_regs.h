@@ -97,8 +97,10 @@ static inline uint32_t uart_read(const struct uart_cfg *c, unsigned r)
 static inline void uart_write(const struct uart_cfg *c, unsigned r, uint32_t v)
 {
 #if WIRE_BAUD
-    if (uart_modelled_write(r) && !uart_model_write(c, r, &v))
+    if (uart_modelled_write(r)) {
+        uart_model_write(c, r, v);
         return;
+    }
 #endif
     uart_write_raw(c, r, v);
 }
@@ -112,7 +114,7 @@ static inline void uart_write_burst(const struct uart_cfg *c, unsigned r, const 
 {
     uintptr_t a = uart_reg_addr(c, r);
 #if WIRE_BAUD
-    n = uart_model_burst(c, r, (uint32_t)n);
+    n = uart_model_burst(c, r, n);
 #endif
     const uint8_t *end = p + n;   /* the loop counts the pointer: no index to extend */
 #ifdef HOST_TEST

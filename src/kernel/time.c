@@ -61,6 +61,20 @@ uint64_t clock_ns_to_ticks(uint64_t ns)
 static bool sim_free;       /* clock_sim_free_init: the model's time taken out */
 static uint64_t last_free;  /* the last value clock_now_ns returned */
 
+/* Boot, interrupts masked, after cpu_acct_init. */
+void clock_sim_free_init(bool on)
+{
+    sim_free = WIRE_BAUD && on;
+    last_free = 0;
+}
+
+/* Any context. */
+bool clock_sim_free(void)
+{
+    return sim_free;
+}
+
+#if WIRE_BAUD
 /* Any context, interrupts masked: the simulation's time so far, in ns
  * (under -icount a cycle of the sim account takes 2^cpu_clock_shift ns):
  * the boot hart's sim account (the UART and its model are the boot
@@ -75,28 +89,37 @@ static uint64_t sim_ns(void)
     return (cpu_acct_sim.cycles + run) << cpu_clock_shift;
 }
 
-/* Boot, interrupts masked, after cpu_acct_init. */
-void clock_sim_free_init(bool on)
-{
-    sim_free = WIRE_BAUD && on;
-    last_free = 0;
-}
+/* clock_free.S's entries: the free clock's arithmetic runs as the
+ * model's work (on a board a clock read costs the timebase's read). */
+extern const char clock_free_entry[], clock_deadline_entry[];
 
-/* Any context. */
-bool clock_sim_free(void)
+/* clock_now_ns's charged call (clock_free_entry: sim account, interrupts
+ * masked): the free clock at timebase value raw. */
+uintptr_t clock_free_hook(uintptr_t raw, uintptr_t y, uintptr_t z)
 {
-    return sim_free;
+    (void)y;
+    (void)z;
+    return clock_free_value(raw, sim_ns(), &last_free);
 }
+/* deadline_ticks' charged call (clock_deadline_entry: sim account,
+ * interrupts masked): the timebase's ns at which the free clock reaches
+ * ns if the simulation runs no more. */
+uintptr_t clock_deadline_hook(uintptr_t ns, uintptr_t y, uintptr_t z)
+{
+    (void)y;
+    (void)z;
+    return ns + sim_ns();
+}
+#endif
 
 /* Any context. */
 uint64_t clock_now_ns(void)
 {
     uint64_t raw = clock_ticks_to_ns(rdtime());
-    if (WIRE_BAUD && sim_free) {        /* (compiled out without the model) */
-        unsigned long f = irq_save();
-        raw = clock_free_value(raw, sim_ns(), &last_free);
-        irq_restore(f);
-    }
+#if WIRE_BAUD
+    if (sim_free)
+        raw = cpu_acct_sim_call(clock_free_entry, 1, raw, 0, 0);
+#endif
     return raw;
 }
 
@@ -105,7 +128,11 @@ uint64_t clock_now_ns(void)
  * timer fires early, finds nothing due and is set again). */
 static uint64_t deadline_ticks(uint64_t ns)
 {
-    return clock_ns_to_ticks(WIRE_BAUD && sim_free ? ns + sim_ns() : ns);
+#if WIRE_BAUD
+    if (sim_free)
+        ns = cpu_acct_sim_call(clock_deadline_entry, 1, ns, 0, 0);
+#endif
+    return clock_ns_to_ticks(ns);
 }
 
 /* ---- the timers --------------------------------------------------------- */
@@ -210,13 +237,17 @@ static struct timer *timer_of(struct timerq_entry *e)
     return (struct timer *)((char *)e - __builtin_offsetof(struct timer, entry));
 }
 
-/* timer_isr: whether timers expired at now and all of them are sim. */
-static bool only_sim_expired(uint64_t now)
+/* timer_isr: whether the interrupt is the simulation's work: timers
+ * expired at now and all of them are sim, or, on the free clock, none
+ * did (the compare was set at the tick where the clock would reach the
+ * deadline if the model ran no more, and it ran: deadline_ticks). The
+ * compare is never set before a deadline's tick otherwise. */
+static bool sims_interrupt(uint64_t now)
 {
     struct timerq_entry *e = queue.head;
 
     if (!e || e->deadline > now)
-        return false;
+        return WIRE_BAUD && sim_free;
     for (; e && e->deadline <= now; e = e->next)
         if (!timer_of(e)->sim)
             return false;
@@ -233,11 +264,19 @@ static __attribute__((noinline, cold, noreturn)) void foreign_timer(const struct
 void timer_isr(void)
 {
     struct timerq_entry *e;
+#if WIRE_BAUD
+    const struct cpu_acct mark = cpu_acct_isr;   /* (the clock's charged call charges it) */
+#endif
     uint64_t now = clock_now_ns();
-    bool all_sim = only_sim_expired(now);
+    bool all_sim = sims_interrupt(now);
 
-    if (all_sim)
-        cpu_acct_retag(&cpu_acct_sim);   /* the whole interrupt, from its entry */
+    if (all_sim) {                       /* the whole interrupt, from its entry */
+#if WIRE_BAUD
+        cpu_acct_retag_since(&cpu_acct_sim, &mark);
+#else
+        cpu_acct_retag(&cpu_acct_sim);
+#endif
+    }
     programmed = TIMER_SPENT;  /* reprogram() must rewrite the hardware */
     while ((e = q_pop_expired(&queue, now))) {
         struct timer *t = timer_of(e);

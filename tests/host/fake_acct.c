@@ -1,5 +1,5 @@
 /* Host unit tests: the CPU accounting objects the drivers charge
- * (cpu_acct.h) and cpu_acct_call over fake counters (fake_acct.h). The
+ * (cpu_acct.h) and a charged call over fake counters (fake_acct.h). The
  * counters are host_csr's (csr.h), which the tests leave at 0, set
  * themselves or advance with fa_work(); with WIRE_BAUD, the wire model's
  * seam entry points (uart_16550.h's uart_model_*). */
@@ -32,20 +32,16 @@ void fa_work(uint64_t n)
     host_csr.cycle += n;
 }
 
-/* Any test: what the fake cpu_acct_call saw. */
+/* Any test: what the fake charged calls saw. */
 const struct fa_stats *fa_stats(void) { return &st; }
 
-/* The wire model's seam (wire_seam.S on the target), any context: as the
- * assembly one, fn(x, y, z) with interrupts masked and `to` owning the
- * CPU; the caller gets the CPU back before interrupts are unmasked. */
-uintptr_t cpu_acct_call(uintptr_t x, uintptr_t y, uintptr_t z, struct cpu_acct *to,
-                        cpu_acct_fn fn)
+/* The wire model's seam, any context (fake_acct.h). */
+uintptr_t fa_sim_call(uintptr_t x, uintptr_t y, uintptr_t z, fa_fn fn)
 {
     unsigned long f = irq_save();
-    struct cpu_acct *caller = cpu_acct_switch(to);
+    struct cpu_acct *caller = cpu_acct_switch(&cpu_acct_sim);
 
     st.calls++;
-    st.calls_sim += to == &cpu_acct_sim;
     st.nested += depth != 0;
     depth++;
     fa_work(FA_CALL_INSNS);
@@ -60,25 +56,25 @@ uintptr_t cpu_acct_call(uintptr_t x, uintptr_t y, uintptr_t z, struct cpu_acct *
 
 #if WIRE_BAUD
 /* wire_model.c: the hooks the seam's entry points run. */
-uintptr_t wire_hook_read(uintptr_t c, uintptr_t r, uintptr_t v);
-uintptr_t wire_hook_write(uintptr_t c, uintptr_t r, uintptr_t pv);
+uintptr_t wire_hook_read(uintptr_t c, uintptr_t r, uintptr_t mask);
+uintptr_t wire_hook_write(uintptr_t c, uintptr_t r, uintptr_t v);
 uintptr_t wire_hook_thr(uintptr_t c, uintptr_t n, uintptr_t unused);
 
-/* The register seam (uart_16550.h under WIRE_BAUD), any context: the
- * entry points wire_seam.S has on the target, each one cpu_acct_call of
- * its hook with the sim account. */
-uint32_t uart_model_read(const struct uart_cfg *c, unsigned r, uint32_t v)
+/* The register seam (wire_seam.h under WIRE_BAUD), any context: the
+ * entries wire_seam.S has on the target, each one charged call of its
+ * hook. */
+uint32_t uart_model_read(const struct uart_cfg *c, unsigned r, uint32_t mask)
 {
-    return (uint32_t)cpu_acct_call((uintptr_t)c, r, v, &cpu_acct_sim, wire_hook_read);
+    return (uint32_t)fa_sim_call((uintptr_t)c, r, mask, wire_hook_read);
 }
-/* The seam (uart_write), any context: the model filters the store. */
-bool uart_model_write(const struct uart_cfg *c, unsigned r, uint32_t *v)
+/* The seam (uart_write), any context: the model filters and makes the store. */
+void uart_model_write(const struct uart_cfg *c, unsigned r, uint32_t v)
 {
-    return cpu_acct_call((uintptr_t)c, r, (uintptr_t)v, &cpu_acct_sim, wire_hook_write) != 0;
+    (void)fa_sim_call((uintptr_t)c, r, v, wire_hook_write);
 }
 /* The seam (uart_write_burst of THR), any context: the model takes n stores. */
-uint32_t uart_model_thr(const struct uart_cfg *c, uint32_t n)
+size_t uart_model_thr(const struct uart_cfg *c, size_t n)
 {
-    return (uint32_t)cpu_acct_call((uintptr_t)c, n, 0, &cpu_acct_sim, wire_hook_thr);
+    return fa_sim_call((uintptr_t)c, n, 0, wire_hook_thr);
 }
 #endif

@@ -2,9 +2,11 @@
 """Boot an image with selftest=acct at an icount shift and check the CPU
 accounting against figures the host works out itself:
 
-- cpu_acct_call charges its callee's account with its own instructions
-  but the final ret, plus the probe's nops and ret: (size of cpu_acct_call
-  in the ELF's symbol table) / 4 - 1 + nops + 1;
+- a charged call charges the sim account with its entry's instructions,
+  cpu_acct_call's, the probe's nops and ret and the caller's csrs:
+  (size of the probe's entry + size of cpu_acct_call, from the ELF's
+  symbol table) / 4 + nops + 1 + 1; and it keeps every register it must
+  (the selftest's lost_mask is 0);
 - a counted loop of N turns (2 instructions each) costs its task the same
   number of instructions, at least 2 N, quiet, with 50 timer interrupts
   (which go to the ISR account) and with 50 sim timers (the sim account);
@@ -28,11 +30,12 @@ TIMERS = 50
 
 
 def call_size(elf):
-    """Bytes from cpu_acct_call to cpu_acct_call_end, from the symbol table."""
-    out = subprocess.run([NM, elf], check=True, capture_output=True, text=True).stdout
-    sym = {name: int(addr, 16) for addr, _, name in
-           (line.split() for line in out.splitlines() if len(line.split()) == 3)}
-    return sym["cpu_acct_call_end"] - sym["cpu_acct_call"]
+    """Bytes of one charged call's code (no compressed instructions): the
+    probe's entry and cpu_acct_call, from the symbol table's sizes."""
+    out = subprocess.run([NM, "-S", elf], check=True, capture_output=True, text=True).stdout
+    size = {f[3]: int(f[1], 16) for f in (line.split() for line in out.splitlines())
+            if len(f) == 4}
+    return size["acct_probe_4_entry"] + size["cpu_acct_call"]
 
 
 def figures(text):
@@ -48,9 +51,11 @@ def check(text, size, errors):
     """Every assertion of the module docstring but --same-as."""
     calls, loops = figures(text)
     for nops in (4, 12):
-        want = size // 4 - 1 + nops + 1
+        want = size // 4 + nops + 1 + 1
         if calls.get(nops) != want:
             errors.append(f"probe of {nops} nops charged {calls.get(nops)}, expected {want}")
+    if "selftest=acct call kept lost_mask=0\n" not in text:
+        errors.append("a charged call did not keep every register it must (lost_mask)")
     quiet, irqs, sims = (loops.get(k, {}) for k in ("quiet", "timers", "sim-timers"))
     if not (quiet and irqs and sims):
         errors.append("loop lines missing")
@@ -108,7 +113,7 @@ def main():
     for e in errors:
         print(f"FAIL: {e}")
     if not errors:
-        print(f"ok: shifts {args.shifts}: cpu_acct_call ({size} bytes) and loop charges exact "
+        print(f"ok: shifts {args.shifts}: a charged call ({size} bytes) and loop charges exact "
               f"and equal: {first}")
     return 1 if errors else 0
 
