@@ -40,6 +40,21 @@
 extern const char acct_probe_4_entry[], acct_probe_12_entry[], cpu_acct_call[],
     cpu_acct_call_end[];
 unsigned long acct_call_lost(void);
+extern unsigned long acct_probe_status;
+
+/* selftest_acct: one register check (acct_call_lost) with interrupts
+ * masked or not: the registers the call lost, the status the probe ran
+ * with, and whether interrupts are as they were after it. */
+static unsigned long kept(bool masked, unsigned long *probe_status, bool *mask_kept)
+{
+    unsigned long f = masked ? irq_save() : 0;
+    unsigned long lost = acct_call_lost();
+    *probe_status = acct_probe_status;
+    *mask_kept = !(csr_read(CSR_XSTATUS) & XSTATUS_XIE) == masked;
+    if (masked)
+        irq_restore(f);
+    return lost;
+}
 
 /* selftest_acct: instructions charged to the sim account by one charged
  * call of a probe of `nops` nops and a ret: the entry's, cpu_acct_call's
@@ -137,9 +152,14 @@ int selftest_acct(void)
 
     charged(acct_probe_4_entry, 4, &ok);
     charged(acct_probe_12_entry, 12, &ok);
-    unsigned long lost = acct_call_lost();
-    printf("selftest=acct call kept lost_mask=%#lx\n", lost);
-    ok = ok && lost == 0;
+    for (int masked = 0; masked <= 1; masked++) {
+        unsigned long st;
+        bool same;
+        unsigned long lost = kept(masked, &st, &same);
+        printf("selftest=acct call kept masked=%d lost_mask=%#lx probe_masked=%d irqs_as_before=%d\n",
+               masked, lost, !(st & XSTATUS_XIE), same);
+        ok = ok && lost == 0 && !(st & XSTATUS_XIE) && same;
+    }
     loop_cost(0, false, &quiet);
     print_loop("quiet", ACCT_LOOP_TURNS, &quiet);
     loop_cost(ACCT_TIMERS, false, &irqs);

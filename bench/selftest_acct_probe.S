@@ -17,9 +17,13 @@ acct_probe_12:
     nop
     .endr
     ret
-/* A probe that clobbers every caller-saved register a C function may
- * (but ra, its return, and a0, its result x). */
+/* A probe that keeps the status it runs with (acct_probe_status) and
+ * clobbers every caller-saved register a C function may (but ra, its
+ * return, and a0, its result x). */
 acct_probe_clobber:
+    csrr    t0, CSR_XSTATUS
+    lla     t1, acct_probe_status
+    sd      t0, 0(t1)
     li      t0, -1
     li      t1, -1
     li      t2, -1
@@ -37,6 +41,13 @@ acct_probe_clobber:
     ret
     .option pop
 
+    .section .bss.acct_probe, "aw", @nobits
+    .balign 8
+    .globl  acct_probe_status
+acct_probe_status:
+    .zero   8
+
+    .section .text.acct_probe, "ax"
     ACCT_CALL_ENTRY acct_probe_4_entry, acct_probe_4
     ACCT_CALL_ENTRY acct_probe_12_entry, acct_probe_12
     ACCT_CALL_ENTRY acct_probe_clobber_entry, acct_probe_clobber

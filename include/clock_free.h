@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 /* Any context, interrupts masked: raw_ns (the timebase) less sim_ns (the
- * simulation so far, the running call's included), never below *last
+ * simulation up to the timebase's read), never below *last
  * (the timebase ticks in steps, the simulation in instructions: without
  * the floor a read just after a model call could go back by less than a
  * tick), which it updates. */

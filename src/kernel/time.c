@@ -75,18 +75,18 @@ bool clock_sim_free(void)
 }
 
 #if WIRE_BAUD
-/* Any context, interrupts masked: the simulation's time so far, in ns
- * (under -icount a cycle of the sim account takes 2^cpu_clock_shift ns):
- * the boot hart's sim account (the UART and its model are the boot
- * hart's), and on the boot hart the call running now (the sim account
- * owns the CPU since cpu_acct_now's snapshot). */
-static uint64_t sim_ns(void)
+/* clock_free_hook, clock_deadline_hook (a charged call on the sim
+ * account, interrupts masked): the simulation's time in ns up to the
+ * running call's entry (under -icount a cycle of the sim account takes
+ * 2^cpu_clock_shift ns): the boot hart's sim account (the UART and its
+ * model are the boot hart's), which the call's entry has charged with
+ * any model call it runs inside, and not the call's own run since. */
+static uint64_t sim_ns_at_entry(void)
 {
-    if (hart_self() != 0)
-        return ((const struct cpu_acct *)hart_local_of(0, &cpu_acct_sim))->cycles
-               << cpu_clock_shift;
-    uint64_t run = cpu_acct_now.owner == &cpu_acct_sim ? rdcycle() - cpu_acct_now.cycle : 0;
-    return (cpu_acct_sim.cycles + run) << cpu_clock_shift;
+    const struct cpu_acct *a = hart_self() != 0
+                                   ? (const struct cpu_acct *)hart_local_of(0, &cpu_acct_sim)
+                                   : &cpu_acct_sim;
+    return a->cycles << cpu_clock_shift;
 }
 
 /* clock_free.S's entries: the free clock's arithmetic runs as the
@@ -94,21 +94,28 @@ static uint64_t sim_ns(void)
 extern const char clock_free_entry[], clock_deadline_entry[];
 
 /* clock_now_ns's charged call (clock_free_entry: sim account, interrupts
- * masked): the free clock at timebase value raw. */
+ * masked): the free clock at timebase value raw, read just before the
+ * call (so the call's own run is not taken off it). */
 uintptr_t clock_free_hook(uintptr_t raw, uintptr_t y, uintptr_t z)
 {
     (void)y;
     (void)z;
-    return clock_free_value(raw, sim_ns(), &last_free);
+    return clock_free_value(raw, sim_ns_at_entry(), &last_free);
 }
+
 /* deadline_ticks' charged call (clock_deadline_entry: sim account,
  * interrupts masked): the timebase's ns at which the free clock reaches
- * ns if the simulation runs no more. */
+ * ns if the simulation runs no more after this call, whose run so far
+ * and cpu_acct_call's last CALL_ACCT_TAIL instructions are taken in (the
+ * few of the hook's own after its clock read are not: a deadline a few
+ * instructions early fires early and is set again, one late would wake
+ * its waiter late). */
 uintptr_t clock_deadline_hook(uintptr_t ns, uintptr_t y, uintptr_t z)
 {
     (void)y;
     (void)z;
-    return ns + sim_ns();
+    uint64_t run = hart_self() == 0 ? rdcycle() - cpu_acct_now.cycle + CALL_ACCT_TAIL : 0;
+    return ns + sim_ns_at_entry() + (run << cpu_clock_shift);
 }
 #endif
 

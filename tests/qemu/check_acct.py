@@ -5,8 +5,9 @@ accounting against figures the host works out itself:
 - a charged call charges the sim account with its entry's instructions,
   cpu_acct_call's, the probe's nops and ret and the caller's csrs:
   (size of the probe's entry + size of cpu_acct_call, from the ELF's
-  symbol table) / 4 + nops + 1 + 1; and it keeps every register it must
-  (the selftest's lost_mask is 0);
+  symbol table) / 4 + nops + 1 + 1; and, called with interrupts on and
+  with them masked, it keeps every register it must (lost_mask 0), runs
+  its function masked and leaves the mask as it was;
 - a counted loop of N turns (2 instructions each) costs its task the same
   number of instructions, at least 2 N, quiet, with 50 timer interrupts
   (which go to the ISR account) and with 50 sim timers (the sim account);
@@ -54,8 +55,13 @@ def check(text, size, errors):
         want = size // 4 + nops + 1 + 1
         if calls.get(nops) != want:
             errors.append(f"probe of {nops} nops charged {calls.get(nops)}, expected {want}")
-    if "selftest=acct call kept lost_mask=0\n" not in text:
-        errors.append("a charged call did not keep every register it must (lost_mask)")
+    for masked in (0, 1):
+        line = (f"selftest=acct call kept masked={masked} lost_mask=0 probe_masked=1 "
+                "irqs_as_before=1\n")
+        if line not in text:
+            errors.append(f"a charged call (interrupts {'masked' if masked else 'on'} before it) "
+                          "lost a register, ran its function unmasked or left the mask "
+                          "changed: no line `" + line.strip() + "`")
     quiet, irqs, sims = (loops.get(k, {}) for k in ("quiet", "timers", "sim-timers"))
     if not (quiet and irqs and sims):
         errors.append("loop lines missing")
