@@ -96,10 +96,8 @@ extern const char clock_free_entry[], clock_deadline_entry[];
 /* clock_now_ns's charged call (clock_free_entry: sim account, interrupts
  * masked): the free clock at timebase value raw, read just before the
  * call (so the call's own run is not taken off it). */
-uintptr_t clock_free_hook(uintptr_t raw, uintptr_t y, uintptr_t z)
+uintptr_t clock_free_hook(uintptr_t raw)
 {
-    (void)y;
-    (void)z;
     return clock_free_value(raw, sim_ns_at_entry(), &last_free);
 }
 
@@ -110,10 +108,8 @@ uintptr_t clock_free_hook(uintptr_t raw, uintptr_t y, uintptr_t z)
  * few of the hook's own after its clock read are not: a deadline a few
  * instructions early fires early and is set again, one late would wake
  * its waiter late). */
-uintptr_t clock_deadline_hook(uintptr_t ns, uintptr_t y, uintptr_t z)
+uintptr_t clock_deadline_hook(uintptr_t ns)
 {
-    (void)y;
-    (void)z;
     uint64_t run = hart_self() == 0 ? rdcycle() - cpu_acct_now.cycle + CALL_ACCT_TAIL : 0;
     return ns + sim_ns_at_entry() + (run << cpu_clock_shift);
 }

@@ -1,8 +1,9 @@
 /* Host unit tests: a charged call (cpu_acct.h's cpu_acct_sim_call, the
- * target's src/arch/riscv/acct_call.S) over fake counters. The CPU counters are host_csr.cycle and host_csr.instret
- * (csr.h); fakes and tests advance them with fa_work() for the work they
- * stand for (a register access, a model step), and the accounts are the
- * real ones of cpu_acct.h, switched by its inline cpu_acct_switch. */
+ * target's src/arch/riscv/acct_call.S) over fake counters. The CPU
+ * counters are host_csr.cycle and host_csr.instret (csr.h); fakes and
+ * tests advance them with fa_work() for the work they stand for (a
+ * register access, a model step), and the accounts are the real ones of
+ * cpu_acct.h, switched by its inline cpu_acct_switch. */
 #ifndef FAKE_ACCT_H
 #define FAKE_ACCT_H
 
