@@ -53,6 +53,9 @@ struct fdt_line {
 
 /* Boot: remember the device tree passed by QEMU (NULL elsewhere). */
 void bootargs_init(const void *fdt);
+/* Boot, after bootargs_init: NULL, or why the device tree's timebase is
+ * not the one the image's clock is built for. */
+const char *fdt_timebase_check(void);
 /* Any context, after bootargs_init: the emulator's line. */
 const struct fdt_line *fdt_line_info(void);
 /* Any context: cpu@0's ISA string names extension ext (QEMU boards). */

@@ -6,3 +6,5 @@ set(BOARD_QEMU_MACHINE virt)
 set(BOARD_QEMU_BIOS none)
 # UART0 is QEMU's NS16550A: its lower half (src/drivers/uart/lower_ns16550.h).
 set(BOARD_UART_LOWER ns16550)
+# The harts' timebase: QEMU's machine property, as on qemu-virt.
+set(BOARD_QEMU_TIMEBASE_PROPERTY timebase-frequency)

@@ -5,3 +5,6 @@ set(BOARD_QEMU_MACHINE virt)
 set(BOARD_QEMU_BIOS default)
 # UART0 is QEMU's NS16550A: its lower half (src/drivers/uart/lower_ns16550.h).
 set(BOARD_UART_LOWER ns16550)
+# The harts' timebase is QEMU's machine property timebase-frequency (the
+# project's patch 0015): the build's TIMEBASE_HZ sets both.
+set(BOARD_QEMU_TIMEBASE_PROPERTY timebase-frequency)

@@ -5,8 +5,14 @@
 
 #define BOARD_NAME            "qemu-virt"
 #define BOARD_DRAM_BASE       0x80000000UL  /* virt_memmap[VIRT_DRAM] */
-#define BOARD_TIMEBASE_HZ     10000000UL    /* /cpus/timebase-frequency */
-#define BOARD_TICK_NS_NUM     100U          /* ns = ticks * 100 / 1 */
+/* /cpus/timebase-frequency: 10 MHz, or the build's TIMEBASE_HZ (a divisor
+ * of 10^9, QEMU's -machine virt,timebase-frequency=: CMakeLists.txt). */
+#ifdef TIMEBASE_HZ
+#define BOARD_TIMEBASE_HZ     TIMEBASE_HZ
+#else
+#define BOARD_TIMEBASE_HZ     10000000UL
+#endif
+#define BOARD_TICK_NS_NUM     ((unsigned)(1000000000UL / BOARD_TIMEBASE_HZ))  /* ns = ticks * 100 / 1 at 10 MHz */
 #define BOARD_TICK_NS_DEN     1U
 #define BOARD_HAS_FDT         1             /* a1 at entry points to the DTB */
 #define BOARD_QEMU            1             /* counters are QEMU's (cpu_acct.h) */

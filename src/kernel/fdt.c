@@ -2,11 +2,13 @@
  * arguments (/chosen/bootargs, QEMU -append: the run targets pass e.g.
  * "qemu_mode=icount", tests pass fault=... or selftest=...), the ISA
  * string of cpu@0 (/cpus/cpu@0/riscv,isa, for optional extensions such as
- * Sstc) and the line the emulator's UART keeps (its clock, baud, FIFO
+ * Sstc), the harts' timebase (/cpus/timebase-frequency) and the line the emulator's UART keeps (its clock, baud, FIFO
  * depth, bus time and far end). A minimal flattened-device-tree walk,
  * every offset bounds-checked. */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include "board_info.h"
 #include "kernel.h"
 
 #define FDT_MAGIC      0xd00dfeedU
@@ -20,6 +22,8 @@
 static const char *bootargs_str = "";
 static const char *isa_str = "";
 static struct fdt_line line;
+static uint64_t timebase_hz;           /* 0: not in the tree */
+static char why[160];
 
 /* Boot: big-endian 32-bit field at byte offset off. */
 static uint32_t be32(const uint8_t *p, uint32_t off)
@@ -136,7 +140,23 @@ void bootargs_init(const void *fdt)
         bootargs_str = s;
     if ((s = fdt_string(fdt, "cpu", 3, "riscv,isa")))
         isa_str = s;
+    if (!fdt_number(fdt, "cpus", 2, "timebase-frequency", &timebase_hz))
+        timebase_hz = 0;
     fdt_line(fdt);
+}
+
+/* Boot, after bootargs_init: NULL, or why this image's clock (built for
+ * board.timebase_hz) would misread the harts' timebase the device tree
+ * gives (kmain panics with it before the clock is read). */
+const char *fdt_timebase_check(void)
+{
+    if (!timebase_hz || timebase_hz == board.timebase_hz)
+        return NULL;
+    snprintf(why, sizeof why, "the device tree's timebase is %llu Hz and this image's clock "
+             "is built for %llu Hz: build with -DTIMEBASE_HZ=%llu, or boot it on a machine "
+             "with that timebase", (unsigned long long)timebase_hz,
+             (unsigned long long)board.timebase_hz, (unsigned long long)timebase_hz);
+    return why;
 }
 
 /* Any context: the emulator's line (all zero without one). */

@@ -52,6 +52,9 @@ void kmain(unsigned long hartid, const void *fdt)
     bad = bad ? bad : point;
     struct boot_ctx ctx = { &uart, board.uart_irq, NULL };
     boot_hooks_run(BOOT_CONSOLE, &ctx);
+    const char *tb = fdt_timebase_check();
+    if (tb)                            /* before the clock is read: cpu_acct_init */
+        panic("%s", tb);
     sched_init(__stack_bottom);
     cpu_acct_init();
     /* the model's time out of the clock: under -icount only, where the

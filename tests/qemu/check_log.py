@@ -16,10 +16,12 @@ def main():
     p.add_argument("--reject", action="append", default=[], help="regex no line may match")
     p.add_argument("--mode", default="icount")
     p.add_argument("--icount-shift", type=int, help="instead of the image's (qemu.json)")
+    p.add_argument("--qemu-arg", action="append", default=[], metavar="ARG",
+                   help="one more QEMU argument (repeatable), e.g. -machine, then its value")
     args = p.parse_args()
 
     status, text = boot(args.image_dir, args.log, args.append, args.timeout, args.mode,
-                        args.icount_shift)
+                        args.icount_shift, extra=["--"] + args.qemu_arg if args.qemu_arg else ())
     errors = []
     if status != args.status:
         errors.append(f"exit status {status}, expected {args.status}")

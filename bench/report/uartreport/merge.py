@@ -13,7 +13,8 @@ from . import parse
 
 # Manifest keys the boots of one column share.
 SETTINGS = ("board", "backend", "os", "kernel_release", "engine", "bench_scale", "icount_shift",
-            "cpu_hz", "qemu_mode", "line", "line_point", "line_bus_ns", "wire_model", "baud")
+            "cpu_hz", "qemu_mode", "line", "line_point", "line_bus_ns", "wire_model", "baud",
+            "timebase_hz")
 # Keys a boot that ran S32 or S33 brings: the far end its stream came from.
 RX_KEYS = ("peer", "far_end_stream", "wire_rx_trigger")
 RX_SECTIONS = ("S32", "S33")

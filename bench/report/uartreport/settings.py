@@ -23,6 +23,8 @@ NOT_STATED = "not stated"
 # TX iterations per size, S41/S42 rounds, S43 groups and samples per group.
 SCALES = (("full", {"iters": 100, "rounds": 5, "s43_groups": 5, "s43_samples": 50}),
           ("quick", {"iters": 10, "rounds": 2, "s43_groups": 1, "s43_samples": 10}))
+# Boards whose timebase a build can set (TIMEBASE_HZ), and theirs by default.
+BOARD_TIMEBASE = {"qemu-virt": 10000000, "qemu-virt-m": 10000000}
 COUNT_NAMES = {"iters": "iters %s", "rounds": "rounds %s", "s43_groups": "S43 groups %s",
                "s43_samples": "S43 samples %s"}
 
@@ -54,12 +56,18 @@ def hz_text(hz):
 
 
 def _board(log):
-    """The board: the manifest's, or a StarryOS target's (the D1 or QEMU)."""
+    """The board: the manifest's (with its timebase where an image was built
+    for another than the board's: TIMEBASE_HZ), or a StarryOS target's (the
+    D1 or QEMU)."""
     man = log.manifest
     if man.get("board"):
         if man.get("os") == "linux":
             return _said("%s (Linux %s)" % (man["board"], man.get("kernel_release", "?")),
                          man["board"], man["board"])
+        tb = series.uint(man.get("timebase_hz", ""))
+        if man["board"] in BOARD_TIMEBASE and tb and tb != BOARD_TIMEBASE[man["board"]]:
+            return _said("%s (timebase %s)" % (man["board"], hz_text(tb)),
+                         "%s@%s" % (man["board"], hz_text(tb).replace(" ", "")))
         return _said(man["board"])
     target = man.get("target_mode") or log.boot_noise.get("target_mode")
     if log.flavor != "starryos" or not target:

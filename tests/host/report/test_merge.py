@@ -58,6 +58,16 @@ class Merge(unittest.TestCase):
         self.assertTrue(any("left out of the column" in m and "line" in m
                             for _, m in log.warnings))
 
+    def test_other_timebase_left_out(self):
+        """A later boot on another timebase (TIMEBASE_HZ) is not merged."""
+        other = os.path.join(self.dir.name, "other.log")
+        with open(other, "wb") as f:
+            f.write(sub(real(BLIND), rb"timebase_hz=1000000000 ", b"timebase_hz=100000000 "))
+        log = merge.parse_column(self.main + "+" + other)
+        self.assertEqual(log.merged, [])
+        self.assertTrue(any("left out of the column: its timebase_hz differ" in m
+                            for _, m in log.warnings))
+
     def test_one_file_unchanged(self):
         """One file is parse_file's Log."""
         self.assertEqual(merge.parse_column(self.later).statuses,

@@ -180,6 +180,23 @@ class NotStatedIsNotDifferent(unittest.TestCase):
         self.assertNotIn("scale", runs.differing(full, runs.POINT))
 
 
+class Timebase(unittest.TestCase):
+    """An image built for another timebase than its board's (TIMEBASE_HZ)."""
+
+    def test_timebase_names_the_board(self):
+        """qemu-virt at 100 MHz is another board than at its 10 MHz (the
+        column headers name it, as they name the board), in full and short;
+        at 10 MHz it is the board alone."""
+        ours = real(NOWIRE)
+        self.assertIn(b"timebase_hz=10000000 ", ours)
+        fine = sub(ours, rb"timebase_hz=10000000 ", b"timebase_hz=100000000 ")
+        got = [settings.of(parse_bytes(ours)), settings.of(parse_bytes(fine))]
+        self.assertEqual(got[0]["board"].text, "qemu-virt")
+        self.assertEqual(got[1]["board"].text, "qemu-virt (timebase 100 MHz)")
+        self.assertEqual(got[1]["board"].short, "qemu-virt@100MHz")
+        self.assertEqual(runs.differing(got, ("board",)), ["board"])
+
+
 def real_d1():
     """Our synthetic D1 log's bytes."""
     with open(_common.ours("d1-async-synthetic.log"), "rb") as fh:
