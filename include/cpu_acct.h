@@ -98,6 +98,25 @@ static inline uint64_t cpu_busy_counts(void)
     return v;
 }
 
+/* Any task, interrupts masked (S32, S33: around a read of the far end's
+ * ground truth): the instructions and cycles so far outside the
+ * simulation's account (the idle and RX accounts stand still while
+ * interrupts are masked), counters first at the start (end false), last
+ * at the end, so that the delta holds what ran between and little of the
+ * reads themselves. */
+static inline void cpu_counted_masked(uint64_t *insns, uint64_t *cycles, bool end)
+{
+    if (end) {
+        uint64_t i = rdinstret(), c = rdcycle();
+        *insns = i - cpu_acct_sim.instret;
+        *cycles = c - cpu_acct_sim.cycles;
+    } else {
+        uint64_t si = cpu_acct_sim.instret, sc = cpu_acct_sim.cycles;
+        *cycles = rdcycle() - sc;
+        *insns = rdinstret() - si;
+    }
+}
+
 /* What S41's figures come from (its s41-method line): the instructions,
  * the cycles, and the CPU's share of a window (cpu_busy_ppm). */
 #define CPU_INSTRET_METHOD "rdinstret-minus-idle-and-rx-instret"

@@ -9,7 +9,13 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "csr.h"
 #include "scheduler.h"
+#if WIRE_BAUD && !defined(HOST_TEST)
+#include "cpu_acct.h"
+/* clock_free.S: timer_pending_hook's charged call (time.c). */
+extern const char timer_pending_entry[];
+#endif
 
 /* A timer's place in its hart's queue: a list ordered by absolute
  * deadline, equal deadlines in the order they were armed (time.c). */
@@ -44,6 +50,21 @@ int timer_arm(struct timer *t, uint64_t deadline_ns, struct waker w);
 /* Any context: disarm t; true if it had not fired yet (false for NULL).
  * An armed timer is cancelled on its own hart (else the kernel panics). */
 bool timer_cancel(struct timer *t);
+
+/* Interrupts masked (the UART's RX claim, tty_rx.c): whether a timer
+ * interrupt is pending. With the wire model, one that only the model's
+ * own timers are due for (or that came early on the free clock) is not:
+ * no board's driver would see it. There a charged call
+ * (timer_pending_hook) decides, and the caller pays what the CSR read
+ * costs on a board. */
+static inline bool timer_irq_pending(void)
+{
+#if WIRE_BAUD && !defined(HOST_TEST)
+    return cpu_acct_sim_call(timer_pending_entry, 1, 0, 0, 0) != 0;
+#else
+    return (csr_read(CSR_XIP) & (1UL << IRQ_XTIMER)) != 0;
+#endif
+}
 
 /* Hardware layer (src/arch/riscv/timer_hw.c): program the compare
  * register to a tick count (UINT64_MAX: none), interrupts masked. */

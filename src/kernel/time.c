@@ -257,6 +257,17 @@ static bool sims_interrupt(uint64_t now)
     return true;
 }
 
+#if WIRE_BAUD
+/* timer_pending_entry's hook (timer_irq_pending, timer.h: a charged call,
+ * sim account, interrupts masked): a timer interrupt pending that is not
+ * the simulation's alone (sims_interrupt). */
+uintptr_t timer_pending_hook(uintptr_t unused)
+{
+    (void)unused;
+    return (csr_read(CSR_XIP) & (1UL << IRQ_XTIMER)) && !sims_interrupt(clock_now_ns());
+}
+#endif
+
 /* timer_arm, timer_cancel: t, armed, belongs to another hart's queue. */
 static __attribute__((noinline, cold, noreturn)) void foreign_timer(const struct timer *t)
 {

@@ -1,8 +1,11 @@
 /* host.wire_rx: the interrupt line and the RX timer. While a stream is
  * attached, QEMU's IER is the line: THRI (up) when a modelled cause is
- * pending and enabled, 0 (down) when none is; an IIR read that finds a
- * cause with the line already up reads QEMU's RBR once (so that QEMU,
- * and the PLIC, look at the line again). The TX side's THRE shares the
+ * pending and enabled, 0 (down) when none is; an access on which a 16550
+ * evaluates its interrupt (an RBR read, an OE read, an IER or FCR write,
+ * the RX timer's event) and that leaves the line up reads QEMU's RBR once
+ * (so that QEMU, and the PLIC, look at the line again); an IIR read of an
+ * RX cause does not (a claim that serves its cause then ends with no
+ * interrupt latched: no spurious claim). The TX side's THRE shares the
  * line, below the RX causes. The RX timer is never armed at or before
  * now (a timeout already due does not re-arm it: no timer storm), and a
  * new stream arms it for its first event. */
@@ -12,9 +15,10 @@
 
 static const struct peer_point stream = { PEER_STREAM, 0, 0 };
 
-/* Trigger 4: the line up at the 4th byte (timer), the refresh reads,
- * down under the trigger, up from a register access, the driver's IER
- * kept in the model; an OE read ends the line status cause. */
+/* Trigger 4: the line up at the 4th byte (timer), no refresh at IIR
+ * reads, one at an event or an RBR read that leaves it up, down under the
+ * trigger, up from a register access, the driver's IER kept in the model;
+ * an OE read ends the line status cause. */
 void test_line(void)
 {
     setup(115200, 16, stream, RX_IER, 4);
@@ -30,22 +34,23 @@ void test_line(void)
     fire_rx();
     CHECK_EQ(rs.ier_writes, 2);
     CHECK_EQ(rs.ier, UART_IER_THRI);
-    CHECK_EQ(rs.rbr_reads, 0);
-    CHECK_EQ(iir(), IIR_RDI);                         /* the line was up: refresh */
-    CHECK_EQ(rs.rbr_reads, 1);
+    CHECK_EQ(rs.rbr_reads, 0);                        /* it rose: no refresh */
+    CHECK_EQ(iir(), IIR_RDI);                         /* an IIR read: no refresh */
     CHECK_EQ(iir(), IIR_RDI);
-    CHECK_EQ(rs.rbr_reads, 2);
     reg_write(UART_LCR, UART_LCR_DLAB | UART_LCR_8N1);
     CHECK_EQ(iir(), IIR_RDI);                         /* DLAB does not hide IIR */
     reg_write(UART_LCR, UART_LCR_8N1);
-    CHECK_EQ(rs.rbr_reads, 3);
+    CHECK_EQ(rs.rbr_reads, 0);
+    CHECK_EQ(rs.ier_writes, 2);
+    fire_rx();                                        /* an event with the line up */
+    CHECK_EQ(rs.rbr_reads, 1);
     CHECK_EQ(rs.ier_writes, 2);
     CHECK_EQ(rbr(), pattern_at(2, 0));                /* 3 left: under the trigger */
     CHECK_EQ(rs.ier_writes, 3);
     CHECK_EQ(rs.ier, 0);
-    CHECK_EQ(rs.rbr_reads, 3);                        /* the modelled RBR is not QEMU's */
+    CHECK_EQ(rs.rbr_reads, 1);                        /* the modelled RBR is not QEMU's */
     CHECK_EQ(iir(), IIR_NONE);
-    CHECK_EQ(rs.rbr_reads, 3);
+    CHECK_EQ(rs.rbr_reads, 1);
     CHECK_EQ(rs.ier_writes, 3);
     CHECK(rs.armed);
     CHECK_EQ(rs.armed_at, arrival(start, 5));
@@ -55,9 +60,16 @@ void test_line(void)
     CHECK_EQ(iir(), IIR_RDI);
     CHECK_EQ(rs.ier_writes, 4);
     CHECK_EQ(rs.ier, UART_IER_THRI);
-    CHECK_EQ(rs.rbr_reads, 3);
+    CHECK_EQ(rs.rbr_reads, 1);
+    /* An RBR read that leaves the trigger's bytes: the line stays up and
+     * is refreshed (a claim ending now is taken again). */
+    now_ns = arrival(start, 6);
+    CHECK_EQ(rbr(), pattern_at(2, 1));                /* 4 left: at the trigger */
+    CHECK_EQ(rs.ier_writes, 4);
+    CHECK_EQ(rs.rbr_reads, 2);
     /* The driver's IER stays in the model: masking RX drops the line,
-     * unmasking raises it; a store that changes nothing touches nothing. */
+     * unmasking raises it; a store that changes nothing writes nothing to
+     * QEMU's IER. */
     reg_write(UART_IER, 0);
     CHECK_EQ(rs.ier_writes, 5);
     CHECK_EQ(rs.ier, 0);
@@ -67,8 +79,10 @@ void test_line(void)
     CHECK_EQ(rs.ier_writes, 6);
     CHECK_EQ(rs.ier, UART_IER_THRI);
     CHECK_EQ(uart_read(&cfg, UART_IER), RX_IER);
-    reg_write(UART_IER, RX_IER);
+    CHECK_EQ(rs.rbr_reads, 2);                        /* it rose: no refresh */
+    reg_write(UART_IER, RX_IER);                      /* no IER write; the line refreshed */
     CHECK_EQ(rs.ier_writes, 6);
+    CHECK_EQ(rs.rbr_reads, 3);
 
     /* IER.RLSI alone: an overrun is the only cause; the LSR read that
      * reports OE ends it, and the line falls. */

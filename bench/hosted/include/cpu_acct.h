@@ -39,6 +39,15 @@ static inline uint64_t cpu_busy_counts(void)
     return rdinstret();
 }
 
+/* Any thread (S32, S33: around a read of the far end's ground truth):
+ * the process's instructions and cycles so far (no simulation account). */
+static inline void cpu_counted_masked(uint64_t *insns, uint64_t *cycles, bool end)
+{
+    (void)end;
+    *insns = rdinstret();
+    *cycles = rdcycle();
+}
+
 /* What S41's figures come from (its s41-method line): the process's perf
  * event, or the hart's /proc/instret where a small kernel has no perf
  * events (cpu.c). */

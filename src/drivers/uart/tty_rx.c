@@ -25,7 +25,6 @@
 #include <errno.h>
 #include "clock.h"
 #include "cpu_acct.h"
-#include "csr.h"
 #include "timer.h"
 #include "tty_priv.h"
 
@@ -153,7 +152,7 @@ void tty_rx_claim_end(struct uart_port *p)
         uint64_t fair = p->rxb.start + RX_SHARE_DIV * (p->rxb.busy += now - p->rxb.t0);
         if (p->rxb.spent || fair >= p->rxb.end)
             rx_defer(p, fair > p->rxb.end ? fair : p->rxb.end);
-        else if (csr_read(CSR_XIP) & (1UL << IRQ_XTIMER))
+        else if (timer_irq_pending())
             rx_defer(p, now);
     }
     if (p->rxb.prev)

@@ -56,12 +56,20 @@ static void thri_hw(bool on, uint64_t now)
 }
 
 /* Interrupts masked, a stream attached: the line up or down, as QEMU's
- * IER.THRI (QEMU's THR is always empty: THRI on raises its interrupt). */
-static void line_set(bool want)
+ * IER.THRI (QEMU's THR is always empty: THRI on raises its interrupt).
+ * again: the access or event is one on which a 16550 in QEMU evaluates
+ * its interrupt anew (a byte's arrival, an RBR read, an OE read, an IER
+ * or FCR write; not an IIR read of an RX cause): a line that stays up is
+ * raised again (an RBR read of QEMU's empty FIFO), for QEMU's PLIC
+ * latches a raise, not a level, and a claim that ends with the cause
+ * pending must be taken again. */
+static void line_set(bool want, bool again)
 {
     if (want != line_up) {
         line_up = want;
         uart_write_raw(uart, UART_IER, want ? UART_IER_THRI : 0);
+    } else if (want && again) {
+        (void)uart_read_raw(uart, UART_RBR);
     }
 }
 
@@ -94,7 +102,7 @@ static void line_follow(uint64_t now, bool again)
 {
     if (!wire_rx_attached())
         return;
-    line_set(wire_rx_iir(now) != UART_IIR_NO_INT || (thri_raised && ier_thri && !dlab));
+    line_set(wire_rx_iir(now) != UART_IIR_NO_INT || (thri_raised && ier_thri && !dlab), true);
     rx_rearm(now, again);
 }
 
@@ -257,24 +265,21 @@ static uint32_t lsr_read(const struct uart_cfg *c, uint32_t mask, uint64_t now)
 
 /* wire_read, an IIR read with a stream attached: the highest modelled
  * cause (RX ones from the stream, then THRE, which the read clears).
- * The line stays up while a cause is left: QEMU is asked again (an RBR
- * read of its empty FIFO re-evaluates its interrupt), so a claim that
- * ends with one pending is taken again after it completes. */
-static uint32_t iir_read(const struct uart_cfg *c, uint64_t now)
+ * The line stays up while a cause is left, not raised again (a 16550
+ * evaluates its interrupt at an IIR read only when it clears THRE): the
+ * access that serves the cause does (line_set), as the device's does. */
+static uint32_t iir_read(uint64_t now)
 {
     const uint32_t fifo_on = 0xC0;
     uint32_t id = wire_rx_iir(now);
-    bool was = line_up;
 
     if (id == UART_IIR_NO_INT && thri_raised && ier_thri) {
         thri_raised = false;
-        line_set(false);
+        line_set(false, false);
         return UART_IIR_THRI | fifo_on;
     }
-    line_set(id != UART_IIR_NO_INT);
+    line_set(id != UART_IIR_NO_INT, false);
     rx_rearm(now, false);
-    if (was && line_up)
-        (void)uart_read_raw(c, UART_RBR);
     return id | fifo_on;
 }
 
@@ -290,7 +295,7 @@ uint32_t wire_read(const struct uart_cfg *c, unsigned r, uint32_t mask)
     if (r == UART_LSR)
         return lsr_read(c, mask, now);
     if (r == UART_IIR && wire_rx_attached())
-        return iir_read(c, now);                 /* (DLAB does not hide IIR) */
+        return iir_read(now);                    /* (DLAB does not hide IIR) */
     if (dlab || !wire_rx_attached())
         return r == UART_IER && !dlab ? ier_hw | (ier_thri ? UART_IER_THRI : 0)
                                       : uart_read_raw(c, r);
