@@ -148,7 +148,8 @@ static void read_blind(struct rx_run *r)
  * state), no work of the driver's or of a board's: its instructions and
  * cycles are kept out of the window's figures (interrupts masked, so no
  * claim runs among them; the device's page costs its reader a dozen MMIO
- * loads, the model's bookkeeping is the simulation's already). */
+ * loads, the model's bookkeeping is the simulation's already). Not on
+ * Linux, where a process cannot mask interrupts (hosted cpu_acct.h). */
 static void peer_stats(struct rx_run *r)
 {
     uint64_t i0, c0, i1, c1;
