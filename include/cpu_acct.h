@@ -101,9 +101,9 @@ static inline uint64_t cpu_busy_counts(void)
 /* Any task, interrupts masked (S32, S33: around a read of the far end's
  * ground truth): the instructions and cycles so far outside the
  * simulation's account (the idle and RX accounts stand still while
- * interrupts are masked), counters first at the start (end false), last
- * at the end, so that the delta holds what ran between and little of the
- * reads themselves. */
+ * interrupts are masked): at the start (end false) the account first and
+ * the counters last, at the end the counters first, so that the delta
+ * holds what ran between and little of the reads themselves. */
 static inline void cpu_counted_masked(uint64_t *insns, uint64_t *cycles, bool end)
 {
     if (end) {

@@ -152,9 +152,8 @@ const char *fdt_timebase_check(void)
 {
     if (!timebase_hz || timebase_hz == board.timebase_hz)
         return NULL;
-    snprintf(why, sizeof why, "the device tree's timebase is %llu Hz and this image's clock "
-             "is built for %llu Hz: build with -DTIMEBASE_HZ=%llu, or boot it on a machine "
-             "with that timebase", (unsigned long long)timebase_hz,
+    snprintf(why, sizeof why, "timebase %llu Hz in the device tree, %llu Hz in this image's "
+             "clock: build it with -DTIMEBASE_HZ=%llu", (unsigned long long)timebase_hz,
              (unsigned long long)board.timebase_hz, (unsigned long long)timebase_hz);
     return why;
 }

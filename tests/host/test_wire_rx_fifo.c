@@ -200,7 +200,8 @@ void test_depths(void)
 }
 
 /* FCR with RX clear empties the FIFO (counted as flushed); the stream
- * goes on into it; FCR without it keeps the FIFO, sets the trigger. */
+ * goes on into it; FCR without it keeps the FIFO, sets the trigger, and
+ * the line follows the write. */
 void test_flush(void)
 {
     setup(115200, 16, stream, RX_IER, 8);
@@ -220,7 +221,9 @@ void test_flush(void)
     CHECK_EQ(iir(), IIR_NONE);
     now_ns = arrival(start, 13);
     CHECK_EQ(iir(), IIR_RDI);
+    CHECK_EQ(rs.ier, UART_IER_THRI);                  /* the line up */
     reg_write(UART_FCR, UART_FCR_ENABLE | uart_fcr_trigger(14));
+    CHECK_EQ(rs.ier, 0);                              /* 8 < 14: the FCR write drops it */
     CHECK_EQ(rfl(), 8);
     CHECK_EQ(peer_stats().flushed, 5);
     CHECK_EQ(iir(), IIR_NONE);                        /* 8 < 14, not yet a timeout */

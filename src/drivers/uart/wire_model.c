@@ -389,6 +389,7 @@ bool wire_write(const struct uart_cfg *c, unsigned r, uint32_t *v)
         *v = ier_hw | (thri_raised ? UART_IER_THRI : 0);
     } else if (r == UART_FCR) {
         wire_rx_fcr(*v, now);
+        line_update(now);                    /* an RX clear may end the cause */
     }
     st.calls++;
     return pass;
