@@ -2,9 +2,9 @@
  * arguments (/chosen/bootargs, QEMU -append: the run targets pass e.g.
  * "qemu_mode=icount", tests pass fault=... or selftest=...), the ISA
  * string of cpu@0 (/cpus/cpu@0/riscv,isa, for optional extensions such as
- * Sstc), the harts' timebase (/cpus/timebase-frequency) and the line the emulator's UART keeps (its clock, baud, FIFO
- * depth, bus time and far end). A minimal flattened-device-tree walk,
- * every offset bounds-checked. */
+ * Sstc), the harts' timebase (/cpus/timebase-frequency) and the line the
+ * emulator's UART keeps (its clock, baud, FIFO depth, bus time and far
+ * end). A minimal flattened-device-tree walk, every offset bounds-checked. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>

@@ -31,9 +31,6 @@ Cases (--case, repeatable; default all):
   auto      a stream set on the command line for a guest that knows
             nothing of it: it starts at far-end-start, and QEMU writes its
             ground truth to far-end-log when it exits
-  timebase  the machine's timebase-frequency (the ACLINT's mtime, which
-            the time CSR reads): 10 MHz by default, 100 MHz when set,
-            each tick at its exact ns; a bad value refused
   sifive    the same far end on sifive_u's SiFive UART0 (line-timing, div
             15 of 1843200 Hz: 115200): arrivals at its character time (11
             bits with txctrl.nstop), ip.rxwm from the first byte, the
@@ -369,31 +366,9 @@ def case_sifive(c, tmp):
     q.close()
 
 
-MTIME = 0x200BFF8          # virt's ACLINT: CLINT + 0x4000 (the MTIMER) + 0x7FF8
-
-
-def case_timebase(c, tmp):
-    """mtime at 10 MHz (no property) and at 100 MHz, across a step that
-    ends between ticks; timebase-frequency=0 refused."""
-    for machine, hz in (("", 10 ** 7), (",timebase-frequency=100000000", 10 ** 8)):
-        q = QTest(LINE, MACHINE + machine, out=os.path.join(tmp, "timebase.out"))
-        t0 = q.now
-        m0 = int(q.cmd(f"readq {MTIME:#x}")[0], 16)
-        c.eq(f"mtime at {t0} ns, {hz} Hz", m0, t0 * hz // 10 ** 9)
-        q.step(12345)
-        c.eq(f"mtime 12345 ns later, {hz} Hz", int(q.cmd(f"readq {MTIME:#x}")[0], 16),
-             (t0 + 12345) * hz // 10 ** 9)
-        q.close()
-    try:
-        QTest(LINE, MACHINE + ",timebase-frequency=0", out=os.path.join(tmp, "timebase.out"))
-        c.eq("timebase-frequency=0", "accepted", "refused")
-    except RuntimeError as e:
-        c.eq("timebase-frequency=0 refused with", "valid values 1 .. 1000000000" in str(e), True)
-
-
 CASES = {"tx": case_tx, "clock": case_clock, "rx": case_rx, "burst": case_burst,
          "16450": case_16450, "loopback": case_loopback, "input": case_input, "paced": case_paced,
-         "auto": case_auto, "timebase": case_timebase, "sifive": case_sifive}
+         "auto": case_auto, "sifive": case_sifive}
 
 
 def main():
