@@ -46,6 +46,21 @@ struct ring {
 
 #define RING_MIN_CAPACITY 2u
 
+/* Either side, the index's owner: publish v as the index *slot (head for
+ * the producer, tail for the consumer) with release ordering: every
+ * access before it (the bytes copied in or out) is visible before the
+ * new index. On RISC-V a fence and a plain store, the psABI's mapping of
+ * a release store (GCC 12 makes it an amoswap on an address it computes
+ * first). An owner reads its own index plainly: only it writes it. */
+static inline void ring_publish(ring_idx_t *slot, ring_idx_t v)
+{
+#if defined(__riscv) && __riscv_xlen == 64
+    __asm__ volatile("fence rw, w\n\tsd %1, %0" : "=m"(*slot) : "r"(v) : "memory");
+#else
+    __atomic_store_n(slot, v, __ATOMIC_RELEASE);
+#endif
+}
+
 /* Either side, any context: the smaller of two counts. */
 static inline ring_idx_t ring_min(ring_idx_t a, ring_idx_t b)
 {
@@ -105,7 +120,7 @@ static inline uint32_t ring_free(const struct ring *r)
  * storage), for zero-copy filling such as draining a UART receive FIFO. */
 static inline uint32_t ring_write_slice(const struct ring *r, uint8_t **p)
 {
-    ring_idx_t head = __atomic_load_n(&r->head, __ATOMIC_RELAXED);
+    ring_idx_t head = r->head;
     ring_idx_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
     ring_idx_t off = head & r->mask;
 
@@ -118,11 +133,10 @@ static inline uint32_t ring_write_slice(const struct ring *r, uint8_t **p)
  * bounds n, so relaxed ordering is enough. */
 static inline void ring_produce(struct ring *r, uint32_t n)
 {
-    ring_idx_t head = __atomic_load_n(&r->head, __ATOMIC_RELAXED);
+    ring_idx_t head = r->head;
     ring_idx_t tail = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
 
-    __atomic_store_n(&r->head, head + ring_min(n, r->mask + 1u - (head - tail)),
-                     __ATOMIC_RELEASE);
+    ring_publish(&r->head, head + ring_min(n, r->mask + 1u - (head - tail)));
 }
 
 /* Consumer (task or ISR): sets *p to the oldest unread byte and returns
@@ -130,7 +144,7 @@ static inline void ring_produce(struct ring *r, uint32_t n)
  * end of storage; a second call after ring_consume returns the rest). */
 static inline uint32_t ring_read_slice(const struct ring *r, const uint8_t **p)
 {
-    ring_idx_t tail = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
+    ring_idx_t tail = r->tail;
     ring_idx_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
     ring_idx_t off = tail & r->mask;
 
@@ -138,30 +152,36 @@ static inline uint32_t ring_read_slice(const struct ring *r, const uint8_t **p)
     return (uint32_t)ring_min(head - tail, r->mask + 1u - off);
 }
 
+/* What ring_peek found: the oldest unread bytes, as at most two
+ * contiguous runs. */
+struct ring_peeked {
+    const uint8_t *p;   /* the first run */
+    ring_idx_t n;       /* the bytes, at most the peek's max */
+    ring_idx_t first;   /* of them in the first run; the rest start at r->buf */
+    ring_idx_t used;    /* the unread count at the head's load */
+    ring_idx_t tail;    /* the read counter they start at */
+};
+
 /* Consumer (task or ISR, a FIFO refill): the oldest unread bytes, up to
- * max, as at most two contiguous runs: the first at *p (returns the
- * total, *first of it in the first run; the rest starts at r->buf), from
- * one load of head; *used is the unread count at that load. Release them
- * with ring_release. */
-static inline ring_idx_t ring_peek(const struct ring *r, ring_idx_t max, const uint8_t **p,
-                                   ring_idx_t *first, ring_idx_t *used)
+ * max, from one load of head. Release them with ring_release. (A small
+ * peek seldom reaches the end of storage: that case is the jump.) */
+static inline struct ring_peeked ring_peek(const struct ring *r, ring_idx_t max)
 {
-    ring_idx_t tail = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
+    ring_idx_t tail = r->tail;
     ring_idx_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
     ring_idx_t off = tail & r->mask, n = ring_min(head - tail, max);
+    ring_idx_t to_end = r->mask + 1u - off;
 
-    *used = head - tail;
-    *p = r->buf + off;
-    *first = ring_min(n, r->mask + 1u - off);
-    return n;
+    return (struct ring_peeked){ r->buf + off, n,
+                                 __builtin_expect(n <= to_end, 1) ? n : to_end,
+                                 head - tail, tail };
 }
 
-/* Consumer (task or ISR): releases n <= the unread bytes it has read
- * (ring_peek), in one store. */
-static inline void ring_release(struct ring *r, ring_idx_t n)
+/* Consumer (task or ISR): releases n <= k->n bytes of what ring_peek
+ * found (k) and it has read, in one store. */
+static inline void ring_release(struct ring *r, const struct ring_peeked *k, ring_idx_t n)
 {
-    ring_idx_t tail = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
-    __atomic_store_n(&r->tail, tail + n, __ATOMIC_RELEASE);
+    ring_publish(&r->tail, k->tail + n);
 }
 
 /* Consumer (task or ISR): releases n bytes read through ring_read_slice,
@@ -169,10 +189,10 @@ static inline void ring_release(struct ring *r, ring_idx_t n)
  * ordering is enough. */
 static inline void ring_consume(struct ring *r, uint32_t n)
 {
-    ring_idx_t tail = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
+    ring_idx_t tail = r->tail;
     ring_idx_t head = __atomic_load_n(&r->head, __ATOMIC_RELAXED);
 
-    __atomic_store_n(&r->tail, tail + ring_min(n, head - tail), __ATOMIC_RELEASE);
+    ring_publish(&r->tail, tail + ring_min(n, head - tail));
 }
 
 /* ring_push and ring_pop's copy, ring_copy, and its word copies. */
@@ -291,7 +311,7 @@ static inline __attribute__((always_inline)) void ring_copy(uint8_t *dst, const 
  * data. Returns 0 when n == 0 or src is NULL. */
 static inline uint32_t ring_push(struct ring *r, const void *src, uint32_t n)
 {
-    ring_idx_t head = __atomic_load_n(&r->head, __ATOMIC_RELAXED);
+    ring_idx_t head = r->head;
     ring_idx_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
     ring_idx_t off = head & r->mask;
     ring_idx_t k, first;
@@ -303,7 +323,7 @@ static inline uint32_t ring_push(struct ring *r, const void *src, uint32_t n)
     ring_copy(r->buf + off, src, first);
     if (k > first)
         ring_copy(r->buf, (const uint8_t *)src + first, k - first);
-    __atomic_store_n(&r->head, head + k, __ATOMIC_RELEASE);
+    ring_publish(&r->head, head + k);
     return (uint32_t)k;
 }
 
@@ -313,7 +333,7 @@ static inline uint32_t ring_push(struct ring *r, const void *src, uint32_t n)
  * or dst is NULL. */
 static inline uint32_t ring_pop(struct ring *r, void *dst, uint32_t n)
 {
-    ring_idx_t tail = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
+    ring_idx_t tail = r->tail;
     ring_idx_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
     ring_idx_t off = tail & r->mask;
     ring_idx_t k, first;
@@ -325,7 +345,7 @@ static inline uint32_t ring_pop(struct ring *r, void *dst, uint32_t n)
     ring_copy(dst, r->buf + off, first);
     if (k > first)
         ring_copy((uint8_t *)dst + first, r->buf, k - first);
-    __atomic_store_n(&r->tail, tail + k, __ATOMIC_RELEASE);
+    ring_publish(&r->tail, tail + k);
     return (uint32_t)k;
 }
 

@@ -69,17 +69,27 @@ int irq_register(uint32_t irq, irq_handler_t fn, void *arg)
 }
 
 /* plic_isr, interrupts masked: a source without a handler. */
-static __attribute__((noinline, cold, noreturn)) void no_handler(uint32_t irq)
+static __attribute__((noinline, cold, noreturn)) void no_handler(unsigned long irq)
 {
-    panic("PLIC: interrupt %lu has no handler", (unsigned long)irq);
+    panic("PLIC: interrupt %lu has no handler", irq);
+}
+
+/* plic_isr, later_claims, interrupts masked: this hart's next claim at
+ * its claim register, as the machine's word (lw's sign extension: a
+ * source number is below 2^31; anything else fails serve's bound). */
+static inline __attribute__((always_inline)) unsigned long claim_next(volatile uint32_t *claim)
+{
+    return (unsigned long)(long)(int32_t)*claim;
 }
 
 /* plic_isr, interrupts masked: run claimed source irq's handler and
  * complete it at this hart's claim register `claim` (kept across the
  * call with irq: the frame saves two registers whatever it keeps, since
  * the linker's relaxation of a thread-local address leaves the register
- * GCC reserved for it saved). */
-static inline __attribute__((always_inline)) void serve(volatile uint32_t *claim, uint32_t irq)
+ * GCC reserved for it saved). The completion is the word's low half,
+ * stored as it is (a C store of a uint32_t would extend it first). */
+static inline __attribute__((always_inline)) void serve(volatile uint32_t *claim,
+                                                       unsigned long irq)
 {
     if (__builtin_expect(irq >= PLIC_TABLE, 0))
         no_handler(irq);
@@ -87,19 +97,19 @@ static inline __attribute__((always_inline)) void serve(volatile uint32_t *claim
     if (__builtin_expect(!h->fn, 0))
         no_handler(irq);
     h->fn(h->arg);
-    *claim = irq;
+    __asm__ volatile("sw %1, %0" : "=m"(*claim) : "r"(irq) : "memory");
 }
 
 /* plic_isr, interrupts masked: source irq, claimed after the trap's
  * first, and any after it; each starts on the ISR account (a handler may
  * have made another account the owner of its own claim:
  * cpu_acct_retag). Out of line: the first claim's path stays as short. */
-static __attribute__((noinline, cold)) void later_claims(uint32_t irq)
+static __attribute__((noinline, cold)) void later_claims(unsigned long irq)
 {
     do {
         cpu_acct_switch(&cpu_acct_isr);
         serve(claim_reg, irq);
-        irq = *claim_reg;
+        irq = claim_next(claim_reg);
     } while (irq);
 }
 
@@ -109,12 +119,12 @@ static __attribute__((noinline, cold)) void later_claims(uint32_t irq)
 void plic_isr(void)
 {
     volatile uint32_t *claim = claim_reg;
-    uint32_t irq = *claim;
+    unsigned long irq = claim_next(claim);
 
     if (!irq)
         return;
     serve(claim, irq);
-    irq = *claim;
+    irq = claim_next(claim);
     if (__builtin_expect(irq != 0, 0))
         later_claims(irq);
 }

@@ -73,21 +73,21 @@ static inline void tx_enter(struct uart_port *p, enum tx_state s)
  * caller counted the look). Returns the bytes sent;
  * *left: the bytes still in the ring. */
 static inline __attribute__((always_inline)) ring_idx_t refill_load(struct uart_port *p,
-                                                                  unsigned room,
+                                                                  ring_idx_t room,
                                                                   ring_idx_t *left)
 {
-    const uint8_t *b;
-    ring_idx_t first, used, n = ring_peek(&p->tx, room, &b, &first, &used);
+    struct ring_peeked k = ring_peek(&p->tx, room);
+    ring_idx_t n = k.n;
 
-    *left = used - n;
+    *left = k.used - n;
     if (n) {
-        uart_lower.tx_load(&p->hw, b, first);
+        uart_lower.tx_load(&p->hw, k.p, k.first);
         p->ctr.ring_pop_calls++;
-        if (n > first) {                       /* the ring wrapped */
-            uart_lower.tx_load(&p->hw, p->tx.buf, n - first);
+        if (n > k.first) {                     /* the ring wrapped */
+            uart_lower.tx_load(&p->hw, p->tx.buf, n - k.first);
             p->ctr.ring_pop_calls++;
         }
-        ring_release(&p->tx, n);
+        ring_release(&p->tx, &k, n);
         p->ctr.hw_send_bytes += n;
         if (n > p->ctr.hw_send_max_chunk)
             p->ctr.hw_send_max_chunk = n;
@@ -137,7 +137,7 @@ void async_init(struct uart_port *p)
  * on an event nobody waits for. Writers are woken when the ring has the
  * room they wait for. */
 static __attribute__((noinline)) void tx_irq_events(struct uart_port *p, ring_idx_t sent,
-                                                    unsigned room, ring_idx_t used)
+                                                    ring_idx_t room, ring_idx_t used)
 {
     struct async_tx *t = tx_of(p);
 
@@ -167,7 +167,7 @@ void async_tx_irq(struct uart_port *p, enum uart_cause c)
 {
     struct async_tx *t = tx_of(p);
     enum tx_state s = t->state;
-    unsigned room = p->hw.fifo_depth;
+    ring_idx_t room = p->hw.fifo_depth;
     ring_idx_t used;
 
     if (c == UART_CAUSE_TX_ROOM) {
@@ -248,24 +248,23 @@ static inline __attribute__((always_inline)) void kick_count(struct uart_port *p
 static inline __attribute__((always_inline)) ring_idx_t kick_loads(struct uart_port *p,
                                                                    ring_idx_t *left)
 {
-    const uint8_t *b;
-    ring_idx_t first, used, n = ring_peek(&p->tx, ~(ring_idx_t)0, &b, &first, &used);
+    struct ring_peeked pk = ring_peek(&p->tx, ~(ring_idx_t)0);
     struct kick_refill r = { p->ctr.hw_send_max_chunk, 0, 0, 0, 0, false };
-    ring_idx_t sent = kick_run(p, b, first, &r);
+    ring_idx_t sent = kick_run(p, pk.p, pk.first, &r);
 
-    if (!r.full && n > first) {                /* the ring wraps */
-        ring_idx_t k = ring_min(r.room, n - first);
+    if (!r.full && pk.n > pk.first) {          /* the ring wraps */
+        ring_idx_t k = ring_min(r.room, pk.n - pk.first);
         if (k) {
             uart_lower.tx_load(&p->hw, p->tx.buf, k);
             r.loads++;
             if (r.chunk + k > r.most)
                 r.most = r.chunk + k;
         }
-        sent += k + kick_run(p, p->tx.buf + k, n - first - k, &r);
+        sent += k + kick_run(p, p->tx.buf + k, pk.n - pk.first - k, &r);
     }
-    ring_release(&p->tx, sent);
+    ring_release(&p->tx, &pk, sent);
     kick_count(p, &r, sent);
-    *left = used - sent;
+    *left = pk.used - sent;
     return sent;
 }
 
