@@ -7,9 +7,12 @@
  *    keeps every register but t0, t1 and the result.
  * 2. Interrupts cost the interrupted task nothing: a counted loop costs
  *    the task the same number of instructions with and without 50 timer
- *    interrupts landing in it, and the interrupts go to the ISR account;
+ *    interrupts landing in it, in the tasks' total and in the task's own
+ *    account (own), and the interrupts go to the ISR account;
  *    with 50 sim timers (as the wire model's) they go to the sim account
- *    and the ISR account gets none. The console is drained first, so no
+ *    and the ISR account gets none, as they do when each sim timer makes
+ *    a charged call; 25 sim timers due with 25 others, one of each per
+ *    interrupt, charge both accounts. The console is drained first, so no
  *    UART interrupt falls into the loops.
  * 3. The register seam charges the wire model's work to the sim account:
  *    64 TX-level queries through the driver (a status read each) cost the
@@ -87,10 +90,35 @@ static void count_fire(struct timer *t)
     fired++;
 }
 
-/* selftest_acct: the task's, the ISR's and the sim instructions across
- * a counted loop, with `timers` (sim or not) timer interrupts in it. */
-static void loop_cost(unsigned timers, bool sim, struct cpu_totals *d)
+/* Timer ISR: counts, and makes a charged call (a probe's). */
+static void call_fire(struct timer *t)
 {
+    (void)t;
+    fired++;
+    (void)cpu_acct_sim_call(acct_probe_4_entry, 1, 0, 0, 0);
+}
+
+/* loop_cost's timers: plain, sim, sim with a charged call each, or pairs
+ * of one sim and one plain timer due together. */
+enum loop_kind { LOOP_TIMERS, LOOP_SIMS, LOOP_SIM_CALLS, LOOP_MIXED };
+
+/* loop_cost, seam_cost: the tasks' instructions, the ISR's and the sim
+ * account's from a to b. */
+static void totals_delta(const struct cpu_totals *a, const struct cpu_totals *b,
+                         struct cpu_totals *d)
+{
+    d->tasks.instret = b->tasks.instret - a->tasks.instret;
+    d->isr = (struct cpu_acct){ b->isr.cycles - a->isr.cycles, b->isr.instret - a->isr.instret };
+    d->sim = (struct cpu_acct){ b->sim.cycles - a->sim.cycles, b->sim.instret - a->sim.instret };
+}
+
+/* selftest_acct: the tasks', the ISR's and the sim instructions across
+ * a counted loop, with `timers` (sim or not) timer interrupts in it, and
+ * the running task's own account's (*own). */
+static void loop_cost(unsigned timers, enum loop_kind k, struct cpu_totals *d,
+                      struct cpu_acct *own)
+{
+    const struct cpu_acct *mine = &sched_current()->acct;
     static struct timer tm[ACCT_TIMERS];
     struct cpu_totals a, b;
 
@@ -98,17 +126,19 @@ static void loop_cost(unsigned timers, bool sim, struct cpu_totals *d)
     (void)uart_be_drain();
     uint64_t t0 = clock_now_ns();
     for (unsigned i = 0; i < timers; i++) {
-        tm[i] = (struct timer){ .fire = count_fire, .sim = sim };
-        timer_arm(&tm[i], t0 + ((ACCT_LEAD_NS + i * ACCT_STEP_NS) << cpu_clock_shift),
+        unsigned slot = k == LOOP_MIXED ? i / 2 : i;
+        tm[i] = (struct timer){ .fire = k == LOOP_SIM_CALLS ? call_fire : count_fire,
+                                .sim = k != LOOP_TIMERS && (k != LOOP_MIXED || i % 2) };
+        timer_arm(&tm[i], t0 + ((ACCT_LEAD_NS + slot * ACCT_STEP_NS) << cpu_clock_shift),
                   (struct waker){ 0 });
     }
-    cpu_acct_read(&a);
+    cpu_acct_read(&a);   /* (charges the owner, this task, up to its switch) */
+    struct cpu_acct own0 = *mine;
     unsigned long n = ACCT_LOOP_TURNS;
     __asm__ volatile("1: addi %0, %0, -1\n bnez %0, 1b" : "+r"(n));
     cpu_acct_read(&b);
-    d->tasks.instret = (b.tasks.instret - a.tasks.instret);
-    d->isr.instret = (b.isr.instret - a.isr.instret);
-    d->sim.instret = (b.sim.instret - a.sim.instret);
+    *own = (struct cpu_acct){ mine->cycles - own0.cycles, mine->instret - own0.instret };
+    totals_delta(&a, &b, d);
 }
 
 /* selftest_acct: the task's, the ISR's and the sim instructions of
@@ -123,25 +153,28 @@ static void seam_cost(struct cpu_totals *d)
     for (unsigned long i = 0; i < ACCT_SEAM_READS; i++)
         (void)uart_be_tx_pending();
     cpu_acct_read(&b);
-    d->tasks.instret = (b.tasks.instret - a.tasks.instret);
-    d->isr.instret = (b.isr.instret - a.isr.instret);
-    d->sim.instret = (b.sim.instret - a.sim.instret);
+    totals_delta(&a, &b, d);
 }
 
-/* selftest_acct: one line per loop (turns: its iterations). */
-static void print_loop(const char *what, unsigned long turns, const struct cpu_totals *d)
+/* selftest_acct: one line per loop (turns: its iterations; own: the
+ * running task's own account, where it has one). */
+static void print_loop(const char *what, unsigned long turns, const struct cpu_totals *d,
+                       struct cpu_acct own)
 {
-    printf("selftest=acct loop=%s turns=%lu task=%llu isr=%llu sim=%llu fired=%u wire=%d\n",
-           what, turns, (unsigned long long)d->tasks.instret,
-           (unsigned long long)d->isr.instret, (unsigned long long)d->sim.instret, fired,
-           WIRE_BAUD != 0);
+    printf("selftest=acct loop=%s turns=%lu task=%llu own=%llu own_cycles=%llu isr=%llu "
+           "isr_cycles=%llu sim=%llu sim_cycles=%llu fired=%u wire=%d\n",
+           what, turns, (unsigned long long)d->tasks.instret, (unsigned long long)own.instret,
+           (unsigned long long)own.cycles, (unsigned long long)d->isr.instret,
+           (unsigned long long)d->isr.cycles, (unsigned long long)d->sim.instret,
+           (unsigned long long)d->sim.cycles, fired, WIRE_BAUD != 0);
 }
 
 /* Boot, main task (selftest=acct). */
 int selftest_acct(void)
 {
     int ok = 1;
-    struct cpu_totals quiet, irqs, sims, seam;
+    struct cpu_totals quiet, irqs, sims, calls, mixed, seam;
+    struct cpu_acct own_quiet, own_irqs, own_sims, own_calls, own_mixed;
 
     printf("selftest=acct instret_shift=0 clock_shift=%u instret_exact=%d\n", cpu_clock_shift,
            cpu_instret_exact);
@@ -160,16 +193,25 @@ int selftest_acct(void)
                masked, lost, !(st & XSTATUS_XIE), same);
         ok = ok && lost == 0 && !(st & XSTATUS_XIE) && same;
     }
-    loop_cost(0, false, &quiet);
-    print_loop("quiet", ACCT_LOOP_TURNS, &quiet);
-    loop_cost(ACCT_TIMERS, false, &irqs);
-    print_loop("timers", ACCT_LOOP_TURNS, &irqs);
+    loop_cost(0, LOOP_TIMERS, &quiet, &own_quiet);
+    print_loop("quiet", ACCT_LOOP_TURNS, &quiet, own_quiet);
+    loop_cost(ACCT_TIMERS, LOOP_TIMERS, &irqs, &own_irqs);
+    print_loop("timers", ACCT_LOOP_TURNS, &irqs, own_irqs);
     ok = ok && fired == ACCT_TIMERS;
-    loop_cost(ACCT_TIMERS, true, &sims);
-    print_loop("sim-timers", ACCT_LOOP_TURNS, &sims);
+    loop_cost(ACCT_TIMERS, LOOP_SIMS, &sims, &own_sims);
+    print_loop("sim-timers", ACCT_LOOP_TURNS, &sims, own_sims);
+    loop_cost(ACCT_TIMERS, LOOP_SIM_CALLS, &calls, &own_calls);
+    print_loop("sim-calls", ACCT_LOOP_TURNS, &calls, own_calls);
+    loop_cost(ACCT_TIMERS, LOOP_MIXED, &mixed, &own_mixed);
+    print_loop("mixed", ACCT_LOOP_TURNS, &mixed, own_mixed);
     seam_cost(&seam);
-    print_loop("seam", ACCT_SEAM_READS, &seam);
-    return ok && fired == 2 * ACCT_TIMERS && quiet.isr.instret == 0 && quiet.sim.instret == 0 &&
+    print_loop("seam", ACCT_SEAM_READS, &seam, (struct cpu_acct){ 0 });
+    return ok && fired == 4 * ACCT_TIMERS && quiet.isr.instret == 0 && quiet.sim.instret == 0 &&
+           own_quiet.instret == quiet.tasks.instret && own_irqs.instret == own_quiet.instret &&
+           own_sims.instret == own_quiet.instret && own_calls.instret == own_quiet.instret &&
+           own_mixed.instret == own_quiet.instret && calls.isr.instret == 0 &&
+           calls.sim.instret > sims.sim.instret && mixed.isr.instret > 0 &&
+           mixed.sim.instret > 0 &&
            irqs.tasks.instret == quiet.tasks.instret && irqs.isr.instret > 0 &&
            irqs.sim.instret == 0 && sims.tasks.instret == quiet.tasks.instret &&
            sims.isr.instret == 0 && sims.sim.instret > 0 && seam.isr.instret == 0 &&

@@ -14,20 +14,25 @@
 #define CPU_ACCT_H
 
 /* Offsets for trap.S and acct_call.S, which charge their own ends. */
-#define CPU_ACCT_CYCLES      0
-#define CPU_ACCT_INSTRET     8
-#define CPU_ACCT_NOW_OWNER   0
-#define CPU_ACCT_NOW_CYCLE   8
-#define CPU_ACCT_NOW_INSTRET 16
+#define CPU_ACCT_CYCLES       0
+#define CPU_ACCT_INSTRET      8
+#define CPU_ACCT_NOW_OWNER    0
+#define CPU_ACCT_NOW_CYCLE    8
+#define CPU_ACCT_NOW_INSTRET  16
+#define CPU_ACCT_TRAP_CYCLE   0
+#define CPU_ACCT_TRAP_INSTRET 8
+#define CPU_ACCT_TRAP_OWNER   16
 
 /* Instructions of trap.S and of a charged call (acct_call.S, from its
  * entry's first) outside their counter snapshots (the assembler checks
  * them against the code): before the entry snapshot (HEAD) and from the
  * exit snapshot up to and including the xret or the caller's unmasking
- * csrs (TAIL), in rdinstret's unit: one per instruction (cpu_acct_init
- * refuses a QEMU whose instret counts otherwise). */
+ * csrs (TAIL; trap.S's exit after a handler's switch: TAIL_OWNED), in
+ * rdinstret's unit: one per instruction (cpu_acct_init refuses a QEMU
+ * whose instret counts otherwise). */
 #define TRAP_ACCT_HEAD 4
-#define TRAP_ACCT_TAIL 14
+#define TRAP_ACCT_TAIL 15
+#define TRAP_ACCT_TAIL_OWNED 13
 #define CALL_ACCT_HEAD 21
 #define CALL_ACCT_TAIL 33
 /* A charged call's entry (acct_call.h's ACCT_CALL_ENTRY): its
@@ -70,6 +75,21 @@ struct cpu_acct_now {
 };
 extern CPU_ACCT_LOCAL struct cpu_acct_now cpu_acct_now;
 
+/* The interrupt being handled (trap.S): its entry's counter values
+ * (cycle 0: no interrupt, or one whose handler has switched accounts)
+ * and its owner: NULL, the ISR account's unless a handler retags it;
+ * once a handler has switched, the interrupted context's account. The
+ * entry only stores the values; an exit without a switch charges the
+ * interrupt's time to its account and moves the current owner's counter
+ * values on by as much, so the interrupted context is charged up to the
+ * entry as if it had been switched there (cpu_acct_trap_own makes that
+ * switch when a handler makes one). */
+struct cpu_acct_trap {
+    uint64_t cycle, instret;
+    struct cpu_acct *owner;
+};
+extern CPU_ACCT_LOCAL struct cpu_acct_trap cpu_acct_trap;
+
 /* Whether rdinstret counts retired instructions (a core; the project's
  * QEMU under -icount), checked at boot by cpu_acct_init; false under QEMU
  * without -icount, where it reads host ticks. */
@@ -82,7 +102,10 @@ _Static_assert(offsetof(struct cpu_acct, cycles) == CPU_ACCT_CYCLES &&
                offsetof(struct cpu_acct, instret) == CPU_ACCT_INSTRET &&
                offsetof(struct cpu_acct_now, owner) == CPU_ACCT_NOW_OWNER &&
                offsetof(struct cpu_acct_now, cycle) == CPU_ACCT_NOW_CYCLE &&
-               offsetof(struct cpu_acct_now, instret) == CPU_ACCT_NOW_INSTRET,
+               offsetof(struct cpu_acct_now, instret) == CPU_ACCT_NOW_INSTRET &&
+               offsetof(struct cpu_acct_trap, cycle) == CPU_ACCT_TRAP_CYCLE &&
+               offsetof(struct cpu_acct_trap, instret) == CPU_ACCT_TRAP_INSTRET &&
+               offsetof(struct cpu_acct_trap, owner) == CPU_ACCT_TRAP_OWNER,
                "cpu_acct layout used by trap.S");
 
 /* Any task (S20, S21): instructions retired so far outside the idle, RX
@@ -182,11 +205,31 @@ void cpu_acct_read(struct cpu_totals *out);
  * switch (this hart's: up to now, as cpu_acct_read). */
 void cpu_acct_read_hart(unsigned h, struct cpu_totals *out);
 
-/* cpu_acct_switch, interrupts masked: make `to` the owner at counter
- * values c, i (the time up to them charged to the old owner). trap.S's
- * interrupt entry does the same switch in assembly, at the trap's first
- * instruction, with no C frame. */
-static inline struct cpu_acct *cpu_acct_switch_at(struct cpu_acct *to, uint64_t c, uint64_t i)
+/* cpu_acct_switch_at, cpu_acct_retag_since, interrupts masked, inside
+ * an interrupt whose entry has not switched accounts (cpu_acct_trap.cycle
+ * set; acct_call.S does the same in assembly): the entry's switch, made
+ * now: the interrupted context's account charged up to the trap's first
+ * instruction and kept for the exit, the interrupt's account (the ISR's,
+ * or a retag's) the owner from there. */
+static inline void cpu_acct_trap_own(void)
+{
+    struct cpu_acct_now *n = &cpu_acct_now;
+    struct cpu_acct_trap *t = &cpu_acct_trap;
+    uint64_t c = t->cycle, i = t->instret - TRAP_ACCT_HEAD;
+    struct cpu_acct *to = t->owner ? t->owner : &cpu_acct_isr;
+
+    n->owner->cycles += c - n->cycle;
+    n->owner->instret += i - n->instret;
+    t->owner = n->owner;
+    t->cycle = 0;
+    n->owner = to;
+    n->cycle = c;
+    n->instret = i;
+}
+
+/* Task context only, interrupts masked (the scheduler): as
+ * cpu_acct_switch_at, outside any interrupt handler. */
+static inline struct cpu_acct *cpu_acct_switch_task_at(struct cpu_acct *to, uint64_t c, uint64_t i)
 {
     struct cpu_acct_now *n = &cpu_acct_now;
     struct cpu_acct *prev = n->owner;
@@ -199,13 +242,32 @@ static inline struct cpu_acct *cpu_acct_switch_at(struct cpu_acct *to, uint64_t 
     return prev;
 }
 
-/* Scheduler, timer interrupt, interrupts masked: charge the time since
- * the last switch to the current owner, make `to` the owner, return the
- * old. */
+/* cpu_acct_switch, interrupts masked: make `to` the owner at counter
+ * values c, i (the time up to them charged to the old owner). Inside an
+ * interrupt the handler's first switch makes the entry's first
+ * (cpu_acct_trap_own): trap.S's entry leaves the accounts alone. */
+static inline struct cpu_acct *cpu_acct_switch_at(struct cpu_acct *to, uint64_t c, uint64_t i)
+{
+    if (__builtin_expect(cpu_acct_trap.cycle != 0, 0))
+        cpu_acct_trap_own();
+    return cpu_acct_switch_task_at(to, c, i);
+}
+
+/* Any context, interrupts masked (timer and UART interrupts, the wire
+ * model): charge the time since the last switch to the current owner,
+ * make `to` the owner, return the old. */
 static inline struct cpu_acct *cpu_acct_switch(struct cpu_acct *to)
 {
     uint64_t c = rdcycle();
     return cpu_acct_switch_at(to, c, rdinstret());
+}
+
+/* Scheduler, task context, interrupts masked: cpu_acct_switch outside
+ * any interrupt handler. */
+static inline struct cpu_acct *cpu_acct_switch_task(struct cpu_acct *to)
+{
+    uint64_t c = rdcycle();
+    return cpu_acct_switch_task_at(to, c, rdinstret());
 }
 
 #ifndef HOST_TEST
@@ -248,7 +310,10 @@ cpu_acct_sim_call(const void *entry, unsigned nargs, uintptr_t x, uintptr_t y, u
  * the next switch) goes to `to` instead of the interrupt account. */
 static inline void cpu_acct_retag(struct cpu_acct *to)
 {
-    cpu_acct_now.owner = to;
+    if (cpu_acct_trap.cycle != 0)
+        cpu_acct_trap.owner = to;       /* (the exit charges it the whole trap) */
+    else
+        cpu_acct_now.owner = to;
 }
 
 /* Timer interrupt, interrupts masked, with the wire model: as
@@ -258,6 +323,8 @@ static inline void cpu_acct_retag(struct cpu_acct *to)
  * moves to `to` too. */
 static inline void cpu_acct_retag_since(struct cpu_acct *to, const struct cpu_acct *mark)
 {
+    if (cpu_acct_trap.cycle != 0)
+        cpu_acct_trap_own();
     to->cycles += cpu_acct_isr.cycles - mark->cycles;
     to->instret += cpu_acct_isr.instret - mark->instret;
     cpu_acct_isr = *mark;

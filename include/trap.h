@@ -1,7 +1,6 @@
 /* Trap frame saved by trap_entry (src/arch/riscv/trap.S) on the stack of
- * whatever was running: x1..x31 at their register numbers, the trap
- * CSRs, then, for an interrupt, the interrupted context's CPU account
- * (cpu_acct.h), which the exit makes the owner again. An interrupt with a
+ * whatever was running: x1..x31 at their register numbers, then the trap
+ * CSRs. An interrupt with a
  * handler saves only the caller-saved registers and no CSR; the frames
  * that reach the panic report (an exception, an interrupt without a
  * handler) are whole, tval an exception's only. The layout is shared with
@@ -13,14 +12,11 @@
 #define TRAP_FRAME_STATUS (33 * 8)
 #define TRAP_FRAME_CAUSE  (34 * 8)
 #define TRAP_FRAME_TVAL   (35 * 8)
-#define TRAP_FRAME_ACCT   (36 * 8)
-#define TRAP_FRAME_SIZE   (38 * 8)   /* a multiple of 16: the stack's alignment */
+#define TRAP_FRAME_SIZE   (36 * 8)   /* a multiple of 16: the stack's alignment */
 
 #ifndef __ASSEMBLER__
 #include <stddef.h>
 #include <stdint.h>
-
-struct cpu_acct;
 
 struct trap_frame {
     uint64_t x[32];     /* x[0] unused, x[2] = sp before the trap (exceptions) */
@@ -28,8 +24,6 @@ struct trap_frame {
     uint64_t status;
     uint64_t cause;
     uint64_t tval;
-    struct cpu_acct *acct;  /* an interrupt: the interrupted context's account */
-    uint64_t pad;
 };
 
 _Static_assert(sizeof(struct trap_frame) == (size_t)TRAP_FRAME_SIZE, "trap frame layout");

@@ -17,6 +17,7 @@ _Static_assert(ICOUNT_SHIFT_MAX == 10, "ICOUNT_SHIFT_FORMS");
 
 HART_LOCAL struct cpu_acct cpu_acct_isr, cpu_acct_idle, cpu_acct_sim, cpu_acct_rx;
 HART_LOCAL struct cpu_acct_now cpu_acct_now;
+HART_LOCAL struct cpu_acct_trap cpu_acct_trap;
 bool cpu_instret_exact;
 unsigned cpu_clock_shift;
 static HART_LOCAL struct cpu_acct before_init;   /* early boot's account, never read */

@@ -95,14 +95,14 @@ void sched_check_stack(const struct task *t)
  * with interrupts masked, so a wake cannot slip in unseen before a wfi. */
 static __attribute__((noinline)) void idle_until_queued(void)
 {
-    struct cpu_acct *prev = cpu_acct_switch(&cpu_acct_idle);
+    struct cpu_acct *prev = cpu_acct_switch_task(&cpu_acct_idle);
 
     do {
         __asm__ volatile("wfi");
         irq_enable();             /* the pending interrupt is taken here */
         irq_save();
     } while (!rq_head);
-    cpu_acct_switch(prev);
+    cpu_acct_switch_task(prev);
 }
 
 /* schedule_locked, interrupts masked, the run queue's first entry `next`
@@ -134,7 +134,7 @@ static inline __attribute__((always_inline)) void schedule_locked(void)
     if (next != prev) {
         check_stack(prev);
         current = next;
-        cpu_acct_switch(&next->acct);
+        cpu_acct_switch_task(&next->acct);
         switch_context(&prev->ctx, &next->ctx);
     }
 }

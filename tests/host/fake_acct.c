@@ -9,6 +9,7 @@
 
 struct cpu_acct cpu_acct_isr, cpu_acct_idle, cpu_acct_sim, cpu_acct_rx;
 struct cpu_acct_now cpu_acct_now = { .owner = &cpu_acct_isr };
+struct cpu_acct_trap cpu_acct_trap;   /* (no trap entry on the host: never set) */
 bool cpu_instret_exact;
 unsigned cpu_clock_shift;
 void (*fa_call_hook)(void);

@@ -27,6 +27,7 @@ HART_LOCAL unsigned hart_self_index;
 int host_harts_many;
 __thread struct cpu_acct cpu_acct_isr, cpu_acct_idle, cpu_acct_sim, cpu_acct_rx;
 __thread struct cpu_acct_now cpu_acct_now;
+__thread struct cpu_acct_trap cpu_acct_trap;   /* (no trap entry on the host: never set) */
 unsigned cpu_clock_shift;
 bool cpu_instret_exact;
 

@@ -10,7 +10,15 @@ accounting against figures the host works out itself:
   its function masked and leaves the mask as it was;
 - a counted loop of N turns (2 instructions each) costs its task the same
   number of instructions, at least 2 N, quiet, with 50 timer interrupts
-  (which go to the ISR account) and with 50 sim timers (the sim account);
+  (which go to the ISR account), with 50 sim timers (the sim account),
+  with 50 sim timers that make a charged call each (the sim account: more
+  than without the calls) and with 25 sim timers due with 25 plain ones
+  (both accounts), in the tasks' total and in the task's own account
+  (own); in cycles,
+  the task's own account is charged at most the cycles of trap.S's
+  instructions outside its cycle snapshots (TRAP_CYCLES_OUTSIDE per
+  interrupt), and the ISR account (timers) or the sim account (sim
+  timers) the rest;
 - 64 TX-level queries through the driver (a status read each at the
   register seam) charge the ISR account nothing and, with the wire model
   (the line's wire=1), the sim account something: the seam's calls name
@@ -28,6 +36,9 @@ from qemu_boot import arg_parser, boot
 NM = "riscv64-unknown-elf-nm"
 TURNS = 1000000
 TIMERS = 50
+# Cycles of an interrupt charged to the interrupted task: trap.S's
+# instructions before its entry's rdcycle and after its exit's (27).
+TRAP_CYCLES_OUTSIDE = 32
 
 
 def call_size(elf):
@@ -62,21 +73,45 @@ def check(text, size, errors):
             errors.append(f"a charged call (interrupts {'masked' if masked else 'on'} before it) "
                           "lost a register, ran its function unmasked or left the mask "
                           "changed: no line `" + line.strip() + "`")
-    quiet, irqs, sims = (loops.get(k, {}) for k in ("quiet", "timers", "sim-timers"))
-    if not (quiet and irqs and sims):
+    quiet, irqs, sims, calls, mixed = (loops.get(k, {}) for k in
+                                       ("quiet", "timers", "sim-timers", "sim-calls", "mixed"))
+    if not (quiet and irqs and sims and calls and mixed):
         errors.append("loop lines missing")
         return
     if quiet["task"] < 2 * TURNS or quiet["turns"] != TURNS:
         errors.append(f"quiet loop of {quiet['turns']} turns cost {quiet['task']} < 2 per turn")
-    for name, d in (("timers", irqs), ("sim-timers", sims)):
+    named = (("timers", irqs), ("sim-timers", sims), ("sim-calls", calls), ("mixed", mixed))
+    for name, d in named:
         if d["task"] != quiet["task"]:
             errors.append(f"{name}: task charged {d['task']}, quiet loop {quiet['task']}")
+    for name, d in (("quiet", quiet),) + named:
+        if d.get("own") != quiet["task"]:
+            errors.append(f"{name}: the task's own account charged {d.get('own')}, "
+                          f"the quiet loop {quiet['task']}")
+        extra = d.get("own_cycles", 0) - quiet.get("own_cycles", 0)
+        if not 0 <= extra <= TRAP_CYCLES_OUTSIDE * TIMERS * (name != "quiet"):
+            errors.append(f"{name}: the task's own account charged {extra} cycles more than "
+                          f"the quiet loop, not 0 to {TRAP_CYCLES_OUTSIDE} per interrupt")
+    if quiet.get("own_cycles") != quiet["task"]:
+        errors.append(f"quiet loop: {quiet.get('own_cycles')} cycles for {quiet['task']} "
+                      "instructions")
+    if not irqs.get("isr_cycles") or irqs.get("sim_cycles"):
+        errors.append(f"timers: isr_cycles={irqs.get('isr_cycles')} "
+                      f"sim_cycles={irqs.get('sim_cycles')}, expected > 0 and 0")
+    if sims.get("isr_cycles") or not sims.get("sim_cycles"):
+        errors.append(f"sim-timers: isr_cycles={sims.get('isr_cycles')} "
+                      f"sim_cycles={sims.get('sim_cycles')}, expected 0 and > 0")
     if quiet["isr"] or quiet["sim"]:
         errors.append(f"quiet loop: isr={quiet['isr']} sim={quiet['sim']}, expected 0")
     if not irqs["isr"] or irqs["sim"] or irqs["fired"] != TIMERS:
         errors.append(f"timers: isr={irqs['isr']} sim={irqs['sim']} fired={irqs['fired']}")
     if sims["isr"] or not sims["sim"] or sims["fired"] != 2 * TIMERS:
         errors.append(f"sim-timers: isr={sims['isr']} sim={sims['sim']} fired={sims['fired']}")
+    if calls["isr"] or calls["sim"] <= sims["sim"] or calls["fired"] != 3 * TIMERS:
+        errors.append(f"sim-calls: isr={calls['isr']} sim={calls['sim']} (sim-timers "
+                      f"{sims['sim']}) fired={calls['fired']}")
+    if not mixed["isr"] or not mixed["sim"] or mixed["fired"] != 4 * TIMERS:
+        errors.append(f"mixed: isr={mixed['isr']} sim={mixed['sim']} fired={mixed['fired']}")
     seam = loops.get("seam")
     if not seam or seam["isr"] or bool(seam["sim"]) != bool(seam["wire"]) or not seam["task"]:
         errors.append(f"seam reads: {seam}: expected isr=0, task > 0 and sim > 0 exactly when "

@@ -52,7 +52,9 @@ cpu_acct_call:
     .error "CALL_ACCT_HEAD does not match the code"
     .endif
     addi    t2, t2, -CALL_ACCT_HEAD     /* at the entry's first instruction */
-    ld      t3, CPU_ACCT_NOW_OWNER(t0)  /* the caller's account */
+    ld      t1, %tprel_lo(cpu_acct_trap + CPU_ACCT_TRAP_CYCLE)(tp)
+    bnez    t1, trap_own                /* in an interrupt that has not switched */
+4:  ld      t3, CPU_ACCT_NOW_OWNER(t0)  /* the caller's account */
     addi    t1, tp, %tprel_lo(cpu_acct_sim)
     sd      t1, CPU_ACCT_NOW_OWNER(t0)
     ld      t1, CPU_ACCT_NOW_INSTRET(t0)
@@ -114,4 +116,36 @@ cpu_acct_call_end:
     .if (3b - 2b) != (CALL_ACCT_TAIL - 1) * 4
     .error "CALL_ACCT_TAIL does not match the code"
     .endif
+
+    /* A charged call inside an interrupt whose entry has not switched
+     * accounts (t1 its entry's cycle, t0 cpu_acct_now; on the sim
+     * account's time, outside cpu_acct_call's size: selftest=acct counts
+     * that as its instructions): the entry's switch first, as
+     * cpu_acct_trap_own in cpu_acct.h: the interrupted context's account
+     * charged up to the trap's first instruction and kept for the exit,
+     * the interrupt's account (the ISR's, or a retag's: t6) the owner
+     * from there. */
+trap_own:
+    ld      t6, %tprel_lo(cpu_acct_trap + CPU_ACCT_TRAP_OWNER)(tp)
+    bnez    t6, 5f
+    addi    t6, tp, %tprel_lo(cpu_acct_isr)
+5:  ld      t3, CPU_ACCT_NOW_OWNER(t0)  /* the interrupted context's account */
+    sd      t3, %tprel_lo(cpu_acct_trap + CPU_ACCT_TRAP_OWNER)(tp)
+    sd      zero, %tprel_lo(cpu_acct_trap + CPU_ACCT_TRAP_CYCLE)(tp)
+    ld      t4, CPU_ACCT_NOW_CYCLE(t0)
+    sd      t1, CPU_ACCT_NOW_CYCLE(t0)
+    sub     t4, t1, t4
+    ld      t5, CPU_ACCT_CYCLES(t3)
+    add     t5, t5, t4
+    sd      t5, CPU_ACCT_CYCLES(t3)
+    ld      t1, %tprel_lo(cpu_acct_trap + CPU_ACCT_TRAP_INSTRET)(tp)
+    addi    t1, t1, -TRAP_ACCT_HEAD     /* at the trap's first instruction */
+    ld      t4, CPU_ACCT_NOW_INSTRET(t0)
+    sd      t1, CPU_ACCT_NOW_INSTRET(t0)
+    sub     t4, t1, t4
+    ld      t5, CPU_ACCT_INSTRET(t3)
+    add     t5, t5, t4
+    sd      t5, CPU_ACCT_INSTRET(t3)
+    sd      t6, CPU_ACCT_NOW_OWNER(t0)
+    j       4b
     .option pop

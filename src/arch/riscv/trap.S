@@ -11,17 +11,59 @@
  * CPU accounting covers every instruction of the trap (cycles: from the
  * snapshots on): the first instructions up to the counter snapshot and
  * the last ones after it are straight-line code without compressed
- * instructions; their numbers (TRAP_ACCT_HEAD/TAIL in cpu_acct.h, checked
- * here by the assembler against the distance between the labels) are
- * taken from (or added to) the instret snapshot.
- * An interrupt charges the interrupted context's account up to the entry
- * snapshot, less the head, and makes the ISR account the owner (as
- * cpu_acct_switch_at); the exit charges the handler's account up to and
- * including the xret and makes the interrupted context's account (kept
- * in the frame) the owner again. */
+ * instructions; their numbers (TRAP_ACCT_HEAD, TRAP_ACCT_TAIL and
+ * TRAP_ACCT_TAIL_OWNED in cpu_acct.h, checked here by the assembler
+ * against the distance between the labels) are taken from (or added to)
+ * the instret snapshots.
+ * The entry only stores its snapshot (cpu_acct_trap). When the handler
+ * made no switch, the exit charges the trap, from its first instruction
+ * up to and including the xret, to the ISR account and moves the owner's
+ * counter values on by as much: the interrupted context is charged as
+ * if switched away at the entry and back at the xret, and the common
+ * interrupt, a refill, makes no switch. A handler's first switch (or
+ * retag, or charged call) makes the entry's switch first
+ * (cpu_acct_trap_own, cycle 0 from then on); the exit then charges the
+ * handler's account up to and including the xret and makes the
+ * interrupted context's account (kept in cpu_acct_trap) the owner
+ * again. */
 #include "cpu_acct.h"
 #include "csr.h"
 #include "trap.h"
+
+    /* The exit of an interrupt that made no switch: the trap, from its
+     * first instruction (entry cycle in register `entry`) up to and
+     * including the xret, charged to the account whose counters are at
+     * `cycles` and `instret`, the owner's counter values moved on by as
+     * much, the entry's cycle cleared; t0, t1 and t2 restored. */
+    .macro charge_trap entry, cycles, instret
+    rdcycle t2
+    sd      zero, %tprel_lo(cpu_acct_trap + CPU_ACCT_TRAP_CYCLE)(tp)
+    sub     t2, t2, \entry
+    ld      t1, %tprel_lo(cpu_acct_now + CPU_ACCT_NOW_CYCLE)(tp)
+    add     t1, t1, t2
+    sd      t1, %tprel_lo(cpu_acct_now + CPU_ACCT_NOW_CYCLE)(tp)
+    ld      t1, \cycles
+    add     t1, t1, t2
+    sd      t1, \cycles
+2:  rdinstret t2
+    ld      t1, %tprel_lo(cpu_acct_trap + CPU_ACCT_TRAP_INSTRET)(tp)
+    addi    t2, t2, TRAP_ACCT_TAIL + TRAP_ACCT_HEAD   /* the trap's first to its xret */
+    sub     t2, t2, t1
+    ld      t1, %tprel_lo(cpu_acct_now + CPU_ACCT_NOW_INSTRET)(tp)
+    add     t1, t1, t2
+    sd      t1, %tprel_lo(cpu_acct_now + CPU_ACCT_NOW_INSTRET)(tp)
+    ld      t1, \instret
+    add     t1, t1, t2
+    sd      t1, \instret
+    ld      t0, 5*8(sp)
+    ld      t1, 6*8(sp)
+    ld      t2, 7*8(sp)
+    addi    sp, sp, TRAP_FRAME_SIZE
+3:  XRET
+    .if (3b - 2b) != (TRAP_ACCT_TAIL - 1) * 4
+    .error "TRAP_ACCT_TAIL does not match the code"
+    .endif
+    .endm
 
     .section .text.trap, "ax"
     .align  4
@@ -34,7 +76,7 @@ trap_entry:
     sd      t0, 5*8(sp)
     sd      t1, 6*8(sp)
     rdcycle t0
-1:  rdinstret t1                        /* the head is taken off below */
+1:  rdinstret t1                        /* the head is taken off at the exit */
     .option pop
     .if (1b - trap_entry) != TRAP_ACCT_HEAD * 4
     .error "TRAP_ACCT_HEAD does not match the code"
@@ -53,67 +95,66 @@ trap_entry:
     call    full_frame
     call    trap_exception              /* does not return */
 
-    /* An interrupt: the time up to the snapshot (t0, t1 less the head)
-     * to the interrupted context's account, the ISR account the owner. */
-4:  addi    t2, tp, %tprel_lo(cpu_acct_now)   /* this hart's (sections.ld: in reach) */
-    ld      a1, CPU_ACCT_NOW_OWNER(t2)  /* the interrupted context's account */
-    ld      a2, CPU_ACCT_NOW_CYCLE(t2)
-    ld      a3, CPU_ACCT_NOW_INSTRET(t2)
-    addi    t1, t1, -TRAP_ACCT_HEAD     /* at the trap's first instruction */
-    sd      t0, CPU_ACCT_NOW_CYCLE(t2)
-    sd      t1, CPU_ACCT_NOW_INSTRET(t2)
-    sub     a2, t0, a2
-    sub     a3, t1, a3
-    ld      t0, CPU_ACCT_CYCLES(a1)
-    ld      t1, CPU_ACCT_INSTRET(a1)
-    add     t0, t0, a2
-    add     t1, t1, a3
-    sd      t0, CPU_ACCT_CYCLES(a1)
-    sd      t1, CPU_ACCT_INSTRET(a1)
-    addi    t3, tp, %tprel_lo(cpu_acct_isr)
-    sd      t3, CPU_ACCT_NOW_OWNER(t2)
-    sd      a1, TRAP_FRAME_ACCT(sp)
-    /* The interrupt to its handler: the external one first (the UART's),
-     * then the timer (trap_init's handler) and the IPI. */
+    /* An interrupt: its snapshot for the exit (cpu_acct_trap, this
+     * hart's: sections.ld keeps it in reach of tp), then to its handler:
+     * the external one first (the UART's), then the timer (trap_init's
+     * handler) and the IPI. */
+4:  sd      t0, %tprel_lo(cpu_acct_trap + CPU_ACCT_TRAP_CYCLE)(tp)
+    sd      t1, %tprel_lo(cpu_acct_trap + CPU_ACCT_TRAP_INSTRET)(tp)
     slli    t0, a0, 1                   /* the interrupt's number, doubled */
     li      t1, 2 * IRQ_XEXT
     bne     t0, t1, 5f
     call    plic_isr
-6:  ld      t3, TRAP_FRAME_ACCT(sp)     /* the interrupted context's account */
-    .irp n, 1,10,11,12,13,14,15,16,17,29,30,31
+6:  .irp n, 1,10,11,12,13,14,15,16,17,28,29,30,31
     ld      x\n, \n*8(sp)
     .endr
 
     .option push
     .option norvc
     .option norelax
-    addi    t0, tp, %tprel_lo(cpu_acct_now)   /* this hart's (sections.ld: in reach) */
-    ld      t1, CPU_ACCT_NOW_OWNER(t0)  /* the handler's account */
-    sd      t3, CPU_ACCT_NOW_OWNER(t0)
+    ld      t0, %tprel_lo(cpu_acct_trap + CPU_ACCT_TRAP_OWNER)(tp)
+    bnez    t0, 9f                      /* the handler switched or retagged */
+    /* Neither: the trap's time to the ISR account, the owner's counter
+     * values on by as much. */
+    ld      t0, %tprel_lo(cpu_acct_trap + CPU_ACCT_TRAP_CYCLE)(tp)
+    charge_trap t0, %tprel_lo(cpu_acct_isr+CPU_ACCT_CYCLES)(tp), %tprel_lo(cpu_acct_isr+CPU_ACCT_INSTRET)(tp)
+
+    /* t0 cpu_acct_trap's owner. The entry's cycle still set: a retag
+     * (cpu_acct_retag) made t0 the account of the whole trap. */
+9:  ld      t1, %tprel_lo(cpu_acct_trap + CPU_ACCT_TRAP_CYCLE)(tp)
+    sd      zero, %tprel_lo(cpu_acct_trap + CPU_ACCT_TRAP_OWNER)(tp)
+    beqz    t1, 10f
+    charge_trap t1, CPU_ACCT_CYCLES(t0), CPU_ACCT_INSTRET(t0)
+
+    /* The handler switched (cpu_acct_trap_own): t0 the interrupted
+     * context's account, the owner again; the handler's account charged
+     * up to and including the xret (as cpu_acct_switch_at). As many
+     * instructions to the xret as the path without a switch. */
+10: ld      t1, %tprel_lo(cpu_acct_now + CPU_ACCT_NOW_OWNER)(tp)   /* the handler's */
+    sd      t0, %tprel_lo(cpu_acct_now + CPU_ACCT_NOW_OWNER)(tp)
     rdcycle t2
-    ld      t3, CPU_ACCT_NOW_CYCLE(t0)
-    sd      t2, CPU_ACCT_NOW_CYCLE(t0)
-    sub     t2, t2, t3
-    ld      t3, CPU_ACCT_CYCLES(t1)
-    add     t3, t3, t2
-    sd      t3, CPU_ACCT_CYCLES(t1)
-2:  rdinstret t2
-    addi    t2, t2, TRAP_ACCT_TAIL      /* up to and including the xret */
-    ld      t3, CPU_ACCT_NOW_INSTRET(t0)
-    sd      t2, CPU_ACCT_NOW_INSTRET(t0)
-    sub     t2, t2, t3
-    ld      t3, CPU_ACCT_INSTRET(t1)
-    add     t3, t3, t2
-    sd      t3, CPU_ACCT_INSTRET(t1)
+    ld      t0, %tprel_lo(cpu_acct_now + CPU_ACCT_NOW_CYCLE)(tp)
+    sd      t2, %tprel_lo(cpu_acct_now + CPU_ACCT_NOW_CYCLE)(tp)
+    sub     t2, t2, t0
+    ld      t0, CPU_ACCT_CYCLES(t1)
+    add     t0, t0, t2
+    sd      t0, CPU_ACCT_CYCLES(t1)
+7:  rdinstret t2
+    addi    t2, t2, TRAP_ACCT_TAIL_OWNED      /* up to and including the xret */
+    ld      t0, %tprel_lo(cpu_acct_now + CPU_ACCT_NOW_INSTRET)(tp)
+    sd      t2, %tprel_lo(cpu_acct_now + CPU_ACCT_NOW_INSTRET)(tp)
+    sub     t2, t2, t0
+    ld      t0, CPU_ACCT_INSTRET(t1)
+    add     t0, t0, t2
+    sd      t0, CPU_ACCT_INSTRET(t1)
     ld      t0, 5*8(sp)
     ld      t1, 6*8(sp)
     ld      t2, 7*8(sp)
-    ld      t3, 28*8(sp)
     addi    sp, sp, TRAP_FRAME_SIZE
-3:  XRET
+8:  XRET
     .option pop
-    .if (3b - 2b) != (TRAP_ACCT_TAIL - 1) * 4
-    .error "TRAP_ACCT_TAIL does not match the code"
+    .if (8b - 7b) != (TRAP_ACCT_TAIL_OWNED - 1) * 4
+    .error "TRAP_ACCT_TAIL_OWNED does not match the code"
     .endif
 
 5:  li      t1, 2 * IRQ_XTIMER
