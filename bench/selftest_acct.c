@@ -11,8 +11,10 @@
  *    account (own), and the interrupts go to the ISR account;
  *    with 50 sim timers (as the wire model's) they go to the sim account
  *    and the ISR account gets none, as they do when each sim timer makes
- *    a charged call; 25 sim timers due with 25 others, one of each per
- *    interrupt, charge both accounts. The console is drained first, so no
+ *    a charged call; 50 timers that each make a charged call charge both
+ *    accounts, and so do 25 sim timers due with 25 others, one of each
+ *    per interrupt (the sim account less than a quarter of what 50 whole
+ *    sim interrupts take). The console is drained first, so no
  *    UART interrupt falls into the loops.
  * 3. The register seam charges the wire model's work to the sim account:
  *    64 TX-level queries through the driver (a status read each) cost the
@@ -98,9 +100,9 @@ static void call_fire(struct timer *t)
     (void)cpu_acct_sim_call(acct_probe_4_entry, 1, 0, 0, 0);
 }
 
-/* loop_cost's timers: plain, sim, sim with a charged call each, or pairs
- * of one sim and one plain timer due together. */
-enum loop_kind { LOOP_TIMERS, LOOP_SIMS, LOOP_SIM_CALLS, LOOP_MIXED };
+/* loop_cost's timers: plain, sim, plain or sim with a charged call each,
+ * or pairs of one sim and one plain timer due together. */
+enum loop_kind { LOOP_TIMERS, LOOP_SIMS, LOOP_CALLS, LOOP_SIM_CALLS, LOOP_MIXED };
 
 /* loop_cost, seam_cost: the tasks' instructions, the ISR's and the sim
  * account's from a to b. */
@@ -127,8 +129,10 @@ static void loop_cost(unsigned timers, enum loop_kind k, struct cpu_totals *d,
     uint64_t t0 = clock_now_ns();
     for (unsigned i = 0; i < timers; i++) {
         unsigned slot = k == LOOP_MIXED ? i / 2 : i;
-        tm[i] = (struct timer){ .fire = k == LOOP_SIM_CALLS ? call_fire : count_fire,
-                                .sim = k != LOOP_TIMERS && (k != LOOP_MIXED || i % 2) };
+        bool calls = k == LOOP_CALLS || k == LOOP_SIM_CALLS;
+        tm[i] = (struct timer){ .fire = calls ? call_fire : count_fire,
+                                .sim = k == LOOP_SIMS || k == LOOP_SIM_CALLS ||
+                                       (k == LOOP_MIXED && i % 2) };
         timer_arm(&tm[i], t0 + ((ACCT_LEAD_NS + slot * ACCT_STEP_NS) << cpu_clock_shift),
                   (struct waker){ 0 });
     }
@@ -173,8 +177,8 @@ static void print_loop(const char *what, unsigned long turns, const struct cpu_t
 int selftest_acct(void)
 {
     int ok = 1;
-    struct cpu_totals quiet, irqs, sims, calls, mixed, seam;
-    struct cpu_acct own_quiet, own_irqs, own_sims, own_calls, own_mixed;
+    struct cpu_totals quiet, irqs, sims, calls, sim_calls, mixed, seam;
+    struct cpu_acct own_quiet, own_irqs, own_sims, own_calls, own_sim_calls, own_mixed;
 
     printf("selftest=acct instret_shift=0 clock_shift=%u instret_exact=%d\n", cpu_clock_shift,
            cpu_instret_exact);
@@ -200,18 +204,21 @@ int selftest_acct(void)
     ok = ok && fired == ACCT_TIMERS;
     loop_cost(ACCT_TIMERS, LOOP_SIMS, &sims, &own_sims);
     print_loop("sim-timers", ACCT_LOOP_TURNS, &sims, own_sims);
-    loop_cost(ACCT_TIMERS, LOOP_SIM_CALLS, &calls, &own_calls);
-    print_loop("sim-calls", ACCT_LOOP_TURNS, &calls, own_calls);
+    loop_cost(ACCT_TIMERS, LOOP_CALLS, &calls, &own_calls);
+    print_loop("calls", ACCT_LOOP_TURNS, &calls, own_calls);
+    loop_cost(ACCT_TIMERS, LOOP_SIM_CALLS, &sim_calls, &own_sim_calls);
+    print_loop("sim-calls", ACCT_LOOP_TURNS, &sim_calls, own_sim_calls);
     loop_cost(ACCT_TIMERS, LOOP_MIXED, &mixed, &own_mixed);
     print_loop("mixed", ACCT_LOOP_TURNS, &mixed, own_mixed);
     seam_cost(&seam);
     print_loop("seam", ACCT_SEAM_READS, &seam, (struct cpu_acct){ 0 });
-    return ok && fired == 4 * ACCT_TIMERS && quiet.isr.instret == 0 && quiet.sim.instret == 0 &&
+    return ok && fired == 5 * ACCT_TIMERS && quiet.isr.instret == 0 && quiet.sim.instret == 0 &&
            own_quiet.instret == quiet.tasks.instret && own_irqs.instret == own_quiet.instret &&
            own_sims.instret == own_quiet.instret && own_calls.instret == own_quiet.instret &&
-           own_mixed.instret == own_quiet.instret && calls.isr.instret == 0 &&
-           calls.sim.instret > sims.sim.instret && mixed.isr.instret > 0 &&
-           mixed.sim.instret > 0 &&
+           own_sim_calls.instret == own_quiet.instret && own_mixed.instret == own_quiet.instret &&
+           calls.isr.instret > 0 && calls.sim.instret > 0 && sim_calls.isr.instret == 0 &&
+           sim_calls.sim.instret > sims.sim.instret && mixed.isr.instret > 0 &&
+           mixed.sim.instret > 0 && 4 * mixed.sim.instret < sims.sim.instret &&
            irqs.tasks.instret == quiet.tasks.instret && irqs.isr.instret > 0 &&
            irqs.sim.instret == 0 && sims.tasks.instret == quiet.tasks.instret &&
            sims.isr.instret == 0 && sims.sim.instret > 0 && seam.isr.instret == 0 &&

@@ -227,8 +227,9 @@ static inline void cpu_acct_trap_own(void)
     n->instret = i;
 }
 
-/* Task context only, interrupts masked (the scheduler): as
- * cpu_acct_switch_at, outside any interrupt handler. */
+/* Task context only, interrupts masked (the scheduler, the copier's
+ * phases, cpu_acct_read): as cpu_acct_switch_at, never inside an
+ * interrupt handler, so without its look at cpu_acct_trap. */
 static inline struct cpu_acct *cpu_acct_switch_task_at(struct cpu_acct *to, uint64_t c, uint64_t i)
 {
     struct cpu_acct_now *n = &cpu_acct_now;
@@ -262,8 +263,9 @@ static inline struct cpu_acct *cpu_acct_switch(struct cpu_acct *to)
     return cpu_acct_switch_at(to, c, rdinstret());
 }
 
-/* Scheduler, task context, interrupts masked: cpu_acct_switch outside
- * any interrupt handler. */
+/* Task context only, interrupts masked (the scheduler, the copier's
+ * phases, the wire model's calls from tasks, cpu_acct_read):
+ * cpu_acct_switch outside any interrupt handler. */
 static inline struct cpu_acct *cpu_acct_switch_task(struct cpu_acct *to)
 {
     uint64_t c = rdcycle();

@@ -103,7 +103,7 @@ void cpu_acct_init(void)
 void cpu_acct_read(struct cpu_totals *out)
 {
     unsigned long f = irq_save();
-    cpu_acct_switch(cpu_acct_now.owner);
+    cpu_acct_switch_task(cpu_acct_now.owner);
     out->isr = cpu_acct_isr;
     out->idle = cpu_acct_idle;
     out->sim = cpu_acct_sim;

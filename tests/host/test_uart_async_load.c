@@ -140,8 +140,10 @@ static void test_rx_flood(unsigned depth)
 
 /* 4. The RX CPU account: a claim that starts with an RX cause is the RX
  * account's to its end (the owner the trap exit charges), a THRE claim
- * stays the ISR account's. Here the trap entry's switch to the ISR
- * account is done by hand. */
+ * stays the ISR account's. Here the state a handler's switch leaves (the
+ * ISR account the owner) is made by hand; then the trap entry's own
+ * (cpu_acct_trap's cycle set, no switch): the claim names the RX account
+ * for the exit and leaves the interrupted owner alone. */
 static void test_rx_account(void)
 {
     static uint8_t buf[64];
@@ -161,6 +163,15 @@ static void test_rx_account(void)
     CHECK(cpu_acct_now.owner == &cpu_acct_isr);
     drain_checked("rx-account");
     check_output("rx-account");
+    cpu_acct_now.owner = &cpu_acct_idle;
+    cpu_acct_trap = (struct cpu_acct_trap){ .cycle = 1, .instret = rdinstret() };
+    fu_rx_inject('s', 0);
+    fk_take_irqs();
+    CHECK(cpu_acct_trap.owner == &cpu_acct_rx);
+    CHECK(cpu_acct_trap.cycle == 1);
+    CHECK(cpu_acct_now.owner == &cpu_acct_idle);
+    cpu_acct_trap = (struct cpu_acct_trap){ 0 };
+    cpu_acct_now.owner = &cpu_acct_isr;
 }
 
 /* The test program: the sums and the flood on each FIFO depth, then the

@@ -1,6 +1,7 @@
 /* Trap entry for the image's privilege (csr.h): saves the integer context
- * on the current stack, and for an interrupt switches the CPU accounts,
- * calls the interrupt's handler and restores it. An interrupt saves only
+ * on the current stack, and for an interrupt takes its CPU accounts'
+ * snapshot, calls the interrupt's handler, charges the interrupt and
+ * restores the context. An interrupt saves only
  * the caller-saved registers (the C handlers keep the others): handlers
  * never nest (interrupts stay masked) and never switch tasks, so epc and
  * status are still the interrupted code's at the xret, and a handler
@@ -20,15 +21,34 @@
  * up to and including the xret, to the ISR account and moves the owner's
  * counter values on by as much: the interrupted context is charged as
  * if switched away at the entry and back at the xret, and the common
- * interrupt, a refill, makes no switch. A handler's first switch (or
- * retag, or charged call) makes the entry's switch first
- * (cpu_acct_trap_own, cycle 0 from then on); the exit then charges the
- * handler's account up to and including the xret and makes the
- * interrupted context's account (kept in cpu_acct_trap) the owner
- * again. */
+ * interrupt, a refill, makes no switch; a retag (cpu_acct_retag) only
+ * names the account the exit charges instead. A handler's first switch,
+ * or charged call, makes the entry's switch first (cpu_acct_trap_own,
+ * cycle 0 from then on); the exit then charges the handler's account up
+ * to and including the xret and makes the interrupted context's account
+ * (kept in cpu_acct_trap) the owner again. */
 #include "cpu_acct.h"
 #include "csr.h"
 #include "trap.h"
+
+    /* charge_trap: t2 added to the counter at `mem` (t1 its scratch). */
+    .macro add_t2 mem
+    ld      t1, \mem
+    add     t1, t1, t2
+    sd      t1, \mem
+    .endm
+
+    /* The exit after a handler's switch: the counter t2 now, the owner's
+     * value of it at `stamp` (set to t2), the difference added to the
+     * counter at `acct` (t0 the scratch). */
+    .macro charge_since stamp, acct
+    ld      t0, \stamp
+    sd      t2, \stamp
+    sub     t2, t2, t0
+    ld      t0, \acct
+    add     t0, t0, t2
+    sd      t0, \acct
+    .endm
 
     /* The exit of an interrupt that made no switch: the trap, from its
      * first instruction (entry cycle in register `entry`) up to and
@@ -39,22 +59,14 @@
     rdcycle t2
     sd      zero, %tprel_lo(cpu_acct_trap + CPU_ACCT_TRAP_CYCLE)(tp)
     sub     t2, t2, \entry
-    ld      t1, %tprel_lo(cpu_acct_now + CPU_ACCT_NOW_CYCLE)(tp)
-    add     t1, t1, t2
-    sd      t1, %tprel_lo(cpu_acct_now + CPU_ACCT_NOW_CYCLE)(tp)
-    ld      t1, \cycles
-    add     t1, t1, t2
-    sd      t1, \cycles
+    add_t2  %tprel_lo(cpu_acct_now+CPU_ACCT_NOW_CYCLE)(tp)
+    add_t2  \cycles
 2:  rdinstret t2
     ld      t1, %tprel_lo(cpu_acct_trap + CPU_ACCT_TRAP_INSTRET)(tp)
     addi    t2, t2, TRAP_ACCT_TAIL + TRAP_ACCT_HEAD   /* the trap's first to its xret */
     sub     t2, t2, t1
-    ld      t1, %tprel_lo(cpu_acct_now + CPU_ACCT_NOW_INSTRET)(tp)
-    add     t1, t1, t2
-    sd      t1, %tprel_lo(cpu_acct_now + CPU_ACCT_NOW_INSTRET)(tp)
-    ld      t1, \instret
-    add     t1, t1, t2
-    sd      t1, \instret
+    add_t2  %tprel_lo(cpu_acct_now+CPU_ACCT_NOW_INSTRET)(tp)
+    add_t2  \instret
     ld      t0, 5*8(sp)
     ld      t1, 6*8(sp)
     ld      t2, 7*8(sp)
@@ -133,20 +145,10 @@ trap_entry:
 10: ld      t1, %tprel_lo(cpu_acct_now + CPU_ACCT_NOW_OWNER)(tp)   /* the handler's */
     sd      t0, %tprel_lo(cpu_acct_now + CPU_ACCT_NOW_OWNER)(tp)
     rdcycle t2
-    ld      t0, %tprel_lo(cpu_acct_now + CPU_ACCT_NOW_CYCLE)(tp)
-    sd      t2, %tprel_lo(cpu_acct_now + CPU_ACCT_NOW_CYCLE)(tp)
-    sub     t2, t2, t0
-    ld      t0, CPU_ACCT_CYCLES(t1)
-    add     t0, t0, t2
-    sd      t0, CPU_ACCT_CYCLES(t1)
+    charge_since %tprel_lo(cpu_acct_now+CPU_ACCT_NOW_CYCLE)(tp), CPU_ACCT_CYCLES(t1)
 7:  rdinstret t2
     addi    t2, t2, TRAP_ACCT_TAIL_OWNED      /* up to and including the xret */
-    ld      t0, %tprel_lo(cpu_acct_now + CPU_ACCT_NOW_INSTRET)(tp)
-    sd      t2, %tprel_lo(cpu_acct_now + CPU_ACCT_NOW_INSTRET)(tp)
-    sub     t2, t2, t0
-    ld      t0, CPU_ACCT_INSTRET(t1)
-    add     t0, t0, t2
-    sd      t0, CPU_ACCT_INSTRET(t1)
+    charge_since %tprel_lo(cpu_acct_now+CPU_ACCT_NOW_INSTRET)(tp), CPU_ACCT_INSTRET(t1)
     ld      t0, 5*8(sp)
     ld      t1, 6*8(sp)
     ld      t2, 7*8(sp)

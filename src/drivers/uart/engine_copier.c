@@ -88,7 +88,7 @@ static void enter(struct cpu_acct *a)
 {
     if (cpu_acct_now.owner != a) {
         unsigned long f = irq_save();
-        cpu_acct_switch(a);
+        cpu_acct_switch_task(a);
         irq_restore(f);
     }
 }

@@ -45,7 +45,7 @@ static void rx_copier(void *arg)
     for (;;) {
         if (cpu_acct_now.owner != &cpu_acct_rx) {
             unsigned long f = irq_save();
-            cpu_acct_switch(&cpu_acct_rx);
+            cpu_acct_switch_task(&cpu_acct_rx);
             irq_restore(f);
         }
         unsigned batch = consecutive >= NAPI_THRESHOLD ? NAPI_BATCH_SIZE : RX_BUF_SIZE;

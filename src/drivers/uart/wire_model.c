@@ -181,11 +181,11 @@ int wire_peer_start(uint64_t bytes, uint32_t seed, uint64_t start_ns)
 {
     unsigned long f = irq_save();
     bool took = wire_enter();
-    struct cpu_acct *prev = cpu_acct_switch(&cpu_acct_sim);
+    struct cpu_acct *prev = cpu_acct_switch_task(&cpu_acct_sim);
     int rc = wire_rx_attach(bytes, seed, start_ns);
     if (rc == 0)
         line_mode(true, clock_now_ns());
-    cpu_acct_switch(prev);
+    cpu_acct_switch_task(prev);
     wire_leave(took);
     irq_restore(f);
     return rc;
@@ -197,13 +197,13 @@ void wire_peer_stop(void)
 {
     unsigned long f = irq_save();
     bool took = wire_enter();
-    struct cpu_acct *prev = cpu_acct_switch(&cpu_acct_sim);
+    struct cpu_acct *prev = cpu_acct_switch_task(&cpu_acct_sim);
     uint64_t now = clock_now_ns();
     if (wire_rx_detach(now)) {
         line_mode(false, now);
         rx_disarm();
     }
-    cpu_acct_switch(prev);
+    cpu_acct_switch_task(prev);
     wire_leave(took);
     irq_restore(f);
 }

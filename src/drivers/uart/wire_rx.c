@@ -257,11 +257,11 @@ void wire_peer_stats(struct wire_rx_stats *out)
 {
     unsigned long f = irq_save();
     bool took = wire_enter();
-    struct cpu_acct *prev = cpu_acct_switch(&cpu_acct_sim);
+    struct cpu_acct *prev = cpu_acct_switch_task(&cpu_acct_sim);
     advance(clock_now_ns());
     *out = st;
     out->fifo_level = rx.level;
-    cpu_acct_switch(prev);
+    cpu_acct_switch_task(prev);
     wire_leave(took);
     irq_restore(f);
 }
