@@ -205,7 +205,7 @@ void cpu_acct_read(struct cpu_totals *out);
  * switch (this hart's: up to now, as cpu_acct_read). */
 void cpu_acct_read_hart(unsigned h, struct cpu_totals *out);
 
-/* cpu_acct_switch_at, cpu_acct_retag_since, interrupts masked, inside
+/* cpu_acct_switch_at, interrupts masked, inside
  * an interrupt whose entry has not switched accounts (cpu_acct_trap.cycle
  * set; acct_call.S does the same in assembly): the entry's switch, made
  * now: the interrupted context's account charged up to the trap's first
@@ -325,12 +325,10 @@ static inline void cpu_acct_retag(struct cpu_acct *to)
  * moves to `to` too. */
 static inline void cpu_acct_retag_since(struct cpu_acct *to, const struct cpu_acct *mark)
 {
-    if (cpu_acct_trap.cycle != 0)
-        cpu_acct_trap_own();
     to->cycles += cpu_acct_isr.cycles - mark->cycles;
     to->instret += cpu_acct_isr.instret - mark->instret;
     cpu_acct_isr = *mark;
-    cpu_acct_now.owner = to;
+    cpu_acct_retag(to);   /* (no switch yet in the trap: the ISR account is still mark) */
 }
 
 #endif /* !__ASSEMBLER__ */
