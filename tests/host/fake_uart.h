@@ -57,6 +57,7 @@ struct fu_stats {
     unsigned widths_seen;   /* bit w set: an access of width w happened */
     uintptr_t offsets_or;   /* OR of every accessed offset (alignment) */
     uint64_t thr_writes;
+    uint64_t thr_runs;      /* runs of THR stores with no other access between */
     uint64_t lost_stores;   /* THR stores into a full TX FIFO */
     uint64_t thr_not_thre;  /* THR stores while LSR.THRE was clear */
     uint64_t max_tx_level;  /* highest TX FIFO level seen */

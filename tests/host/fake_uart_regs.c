@@ -83,6 +83,7 @@ static uint32_t reg_read(uintptr_t addr, unsigned width)
     uint32_t v = 0;
 
     fu_advance_to(fu.now + fu.c.access_ns);
+    fu.thr_run = false;
     r = decode(addr, width, false);
     if (r < 0)
         return 0;
@@ -159,6 +160,8 @@ static void reg_write(uintptr_t addr, unsigned width, uint32_t value)
     uint8_t v = (uint8_t)value;
 
     fu_advance_to(fu.now + fu.c.access_ns);
+    bool run = fu.thr_run;
+    fu.thr_run = false;
     r = decode(addr, width, true);
     if (r < 0)
         return;
@@ -167,10 +170,13 @@ static void reg_write(uintptr_t addr, unsigned width, uint32_t value)
         fu_error("write of %#x to register %d: more than 8 bits", value, r);
     switch (r) {
     case R_RBR:
-        if (fu.lcr & LCR_DLAB)
+        if (fu.lcr & LCR_DLAB) {
             fu.dll = v;
-        else
+        } else {
+            fu.st.thr_runs += !run;
+            fu.thr_run = true;
             fu_thr_write(v);
+        }
         return;
     case R_IER:
         if (fu.lcr & LCR_DLAB) {

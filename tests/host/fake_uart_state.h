@@ -43,6 +43,7 @@ struct fu_model {
     uint8_t sh_byte;
     uint64_t sh_done;
     bool thr_ip;
+    bool thr_run;                  /* the last access was a THR store */
     /* RX */
     struct rx_ent rxf[FU_MAX_DEPTH];
     unsigned rx_head, rx_count;

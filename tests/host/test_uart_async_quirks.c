@@ -38,6 +38,13 @@ void test_spurious_bulk(unsigned depth)
      * clear): each such entry while the ring has bytes (TX on) is a look
      * that found none, and the kicks count theirs too. */
     CHECK(LOWER_DW || counters().hw_send_zero >= fu_stats()->c1_partial);
+    /* The entries' refills counted (async_counters): the bytes each sent,
+     * a ring read for each that sent (one run of THR stores; the ring,
+     * at its start, does not wrap in 5000 bytes unless it is smaller). */
+    struct uart_counters c = counters();
+    CHECK_EQ(c.hw_send_bytes, expect_n);
+    if (UART_TX_RING_SIZE >= 8192)
+        CHECK_EQ(c.ring_pop_calls, fu_stats()->thr_runs);
     printf("spurious entries (%s depth %u): %llu, %llu with the FIFO partly full, "
            "lost stores %llu\n", LOWER_NAME, depth,
            (unsigned long long)fu_stats()->c1_reads,

@@ -66,12 +66,13 @@ static inline void tx_enter(struct uart_port *p, enum tx_state s)
     }
 }
 
-/* async_tx_irq, the port lock held: ring bytes into the FIFO, as many as
+/* tx_refill, the port lock held: ring bytes into the FIFO, as many as
  * it has room for (never more: a DW FIFO may be partly full), in two runs
- * when the ring wraps, and the refill's counters; no TX state. room: the
- * FIFO's (its depth: the FIFO holds nothing; 0: nothing is loaded, the
- * caller counted the look). Returns the bytes sent;
- * *left: the bytes still in the ring. */
+ * when the ring wraps; no TX state. room: the FIFO's (its depth: the FIFO
+ * holds nothing; 0: nothing is loaded, the caller counted the look).
+ * Counters: the largest refill, and a wrap's second ring read (the rest
+ * as async_counters says). Returns the bytes sent; *left: the bytes
+ * still in the ring. */
 static inline __attribute__((always_inline)) ring_idx_t refill_load(struct uart_port *p,
                                                                   ring_idx_t room,
                                                                   ring_idx_t *left)
@@ -82,13 +83,11 @@ static inline __attribute__((always_inline)) ring_idx_t refill_load(struct uart_
     *left = k.used - n;
     if (n) {
         uart_lower.tx_load(&p->hw, k.p, k.first);
-        p->ctr.ring_pop_calls++;
         if (n > k.first) {                     /* the ring wrapped */
             uart_lower.tx_load(&p->hw, p->tx.buf, n - k.first);
             p->ctr.ring_pop_calls++;
         }
         ring_release(&p->tx, &k, n);
-        p->ctr.hw_send_bytes += n;
         if (n > p->ctr.hw_send_max_chunk)
             p->ctr.hw_send_max_chunk = n;
     }
@@ -147,6 +146,11 @@ static __attribute__((noinline)) void tx_irq_events(struct uart_port *p, ring_id
         waitq_wake_all(&p->drain);
     }
     if (used == 0) {
+        /* the ring ran dry: the refill sent less than its room (zero:
+         * no ring read either), which async_counters' count corrects */
+        p->ctr.hw_send_bytes += sent - room;
+        if (sent == 0 && room)
+            p->ctr.ring_pop_calls--;
         if (sent == 0 && room == p->hw.fifo_depth)
             tx_enter(p, TX_EMPTY);
         else if (sent && !waitq_active(&p->drain))
@@ -158,29 +162,45 @@ static __attribute__((noinline)) void tx_irq_events(struct uart_port *p, ring_id
     }
 }
 
-/* UART interrupt (hart 0), the port lock held: refill, then
- * tx_irq_events when the refill changes the TX state or wakes anybody
- * (a TX state other than TX_ON, a drainer's refill wake, an empty ring,
- * a writer's room). A TX cause is the FIFO's emptying (uart_lower.h): its
- * room is the depth, with no register read for it. */
-void async_tx_irq(struct uart_port *p, enum uart_cause c)
+/* async_tx_irq, async_tx_room_irq (UART interrupt, hart 0), the port
+ * lock held, the TX state s: refill up to room, then tx_irq_events when
+ * the refill changes the TX state or wakes anybody (a TX state other
+ * than TX_ON, a drainer's refill wake, an empty ring, a writer's room). */
+static inline __attribute__((always_inline)) void tx_refill(struct uart_port *p,
+                                                            struct async_tx *t,
+                                                            enum tx_state s, ring_idx_t room)
 {
-    struct async_tx *t = tx_of(p);
-    enum tx_state s = t->state;
-    ring_idx_t room = p->hw.fifo_depth;
     ring_idx_t used;
-
-    if (c == UART_CAUSE_TX_ROOM) {
-        if (s != TX_ON)
-            return;
-        room = uart_lower.tx_room(&p->hw);
-        if (!room)
-            p->ctr.hw_send_zero++;
-    }
     ring_idx_t sent = refill_load(p, room, &used);
     p->ctr.tx_irqs++;                         /* after the loads: no store between them */
     if (s != TX_ON || __builtin_expect(t->refill_wake, 0) || used == 0 || writer_room(p, used))
         tx_irq_events(p, sent, room, used);
+}
+
+/* UART interrupt (hart 0), the port lock held, a TX cause: the FIFO's
+ * emptying (uart_lower.h), its room the depth, with no register read for
+ * it. */
+void async_tx_irq(struct uart_port *p)
+{
+    struct async_tx *t = tx_of(p);
+    tx_refill(p, t, t->state, p->hw.fifo_depth);
+}
+
+/* UART interrupt (hart 0), the port lock held, a TX_ROOM cause: with the
+ * TX interrupt on, a refill of the room the FIFO says it has (counted
+ * as async_counters says: room for the depth; no room, no ring read). */
+void async_tx_room_irq(struct uart_port *p)
+{
+    struct async_tx *t = tx_of(p);
+    if (t->state != TX_ON)
+        return;
+    ring_idx_t room = uart_lower.tx_room(&p->hw);
+    p->ctr.hw_send_bytes += room - p->hw.fifo_depth;
+    if (!room) {
+        p->ctr.hw_send_zero++;
+        p->ctr.ring_pop_calls--;
+    }
+    tx_refill(p, t, TX_ON, room);
 }
 
 /* kick_loads' and direct_push's refills: the largest, the looks at the
@@ -468,11 +488,20 @@ size_t async_queued(const struct uart_port *p)
     return ring_used(&p->tx);
 }
 
-/* Task, the port lock held. */
+/* Task, the port lock held. The TX interrupt's refills are counted as
+ * each sending the FIFO's depth in one ring read: the common refill
+ * stores tx_irqs alone. Those that do otherwise correct hw_send_bytes and
+ * ring_pop_calls where they do it (a wrap's second read, refill_load; a
+ * TX_ROOM entry's room, async_tx_room_irq; a ring that ran dry,
+ * tx_irq_events), which is rare; so the two fields hold the refills'
+ * differences from that count, and the kicks', direct writes' and polled
+ * flush's own counts. */
 void async_counters(const struct uart_port *p, struct uart_counters *out)
 {
     out->hw_send_calls = p->ctr.hw_send_calls + p->ctr.tx_irqs;   /* each TX entry refills */
-    out->ring_pop_bytes = p->ctr.hw_send_bytes;   /* every byte taken goes to THR */
+    out->ring_pop_calls = p->ctr.ring_pop_calls + p->ctr.tx_irqs;
+    out->hw_send_bytes = p->ctr.hw_send_bytes + p->ctr.tx_irqs * p->hw.fifo_depth;
+    out->ring_pop_bytes = out->hw_send_bytes;   /* every byte taken goes to THR */
     out->ring_empty = ring_used(&p->tx) == 0;
     out->copier_active = tx_of(p)->state == TX_ON;
     out->staged_bytes = ring_used(&p->tx);

@@ -6,7 +6,8 @@
 
 void async_init(struct uart_port *p);
 size_t async_write(struct uart_port *p, const uint8_t *buf, size_t n, bool nonblock);
-void async_tx_irq(struct uart_port *p, enum uart_cause c);
+void async_tx_irq(struct uart_port *p);
+void async_tx_room_irq(struct uart_port *p);
 void async_drain_view(const struct uart_port *p, struct drain_view *v);
 int async_drain_idle(struct uart_port *p, uint64_t *at_ns);
 void async_drain_refill(struct uart_port *p);
@@ -20,6 +21,7 @@ static const struct uart_engine uart_engine = {
     .init = async_init,
     .write = async_write,
     .tx_irq = async_tx_irq,
+    .tx_room_irq = async_tx_room_irq,
     .drain_view = async_drain_view,
     .drain_idle = async_drain_idle,
     .drain_refill = async_drain_refill,

@@ -33,11 +33,11 @@ size_t polling_write(struct uart_port *p, const uint8_t *buf, size_t n, bool non
     return n;
 }
 
-/* Never: the console asks for no TX interrupt. */
-void polling_tx_irq(struct uart_port *p, enum uart_cause c)
+/* Never (tx_irq and tx_room_irq both): the console asks for no TX
+ * interrupt. */
+void polling_tx_irq(struct uart_port *p)
 {
     (void)p;
-    (void)c;
 }
 
 /* uart_be_drain (task, any hart): every byte written is in the FIFO

@@ -8,7 +8,7 @@
 
 void polling_init(struct uart_port *p);
 size_t polling_write(struct uart_port *p, const uint8_t *buf, size_t n, bool nonblock);
-void polling_tx_irq(struct uart_port *p, enum uart_cause c);
+void polling_tx_irq(struct uart_port *p);
 void polling_drain_view(const struct uart_port *p, struct drain_view *v);
 size_t polling_queued(const struct uart_port *p);
 void polling_counters(const struct uart_port *p, struct uart_counters *out);
@@ -20,6 +20,7 @@ static const struct uart_engine uart_engine = {
     .init = polling_init,
     .write = polling_write,
     .tx_irq = polling_tx_irq,
+    .tx_room_irq = polling_tx_irq,
     .drain_view = polling_drain_view,
     .queued = polling_queued,
     .counters = polling_counters,

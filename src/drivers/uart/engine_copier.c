@@ -270,20 +270,32 @@ static void tx_copier(void *arg)
     }
 }
 
-/* UART interrupt, interrupts masked: THRE (or TX_ROOM, an entry with
- * nothing pending, the D1's IIR 0xC1: its port checks LSR THRE and TEMT):
- * THRE off, the copier woken, the drainers too on TEMT. */
-void copier_tx_irq(struct uart_port *p, enum uart_cause c)
+/* copier_tx_irq, copier_tx_room_irq, interrupts masked: the drainers
+ * woken on TEMT. */
+static void tx_temt_wake(struct uart_port *p)
 {
-    if (c == UART_CAUSE_TX) {
-        p->ctr.tx_irqs++;
-        uart_lower.irq_update(&p->hw, 0, UART_IRQ_TX);
-        waker_wake(&cp_of(p)->tx_waker);
-    } else if (uart_lower.tx_ready(&p->hw)) {
-        waker_wake(&cp_of(p)->tx_waker);
-    }
     if (uart_lower.tx_empty(&p->hw))
         waitq_wake_all(&p->drain);
+}
+
+/* UART interrupt, interrupts masked, THRE: THRE off, the copier woken,
+ * the drainers too on TEMT. */
+void copier_tx_irq(struct uart_port *p)
+{
+    p->ctr.tx_irqs++;
+    uart_lower.irq_update(&p->hw, 0, UART_IRQ_TX);
+    waker_wake(&cp_of(p)->tx_waker);
+    tx_temt_wake(p);
+}
+
+/* UART interrupt, interrupts masked, TX_ROOM (an entry with nothing
+ * pending, the D1's IIR 0xC1: its port checks LSR THRE and TEMT): the
+ * copier woken if the FIFO takes a byte, the drainers on TEMT. */
+void copier_tx_room_irq(struct uart_port *p)
+{
+    if (uart_lower.tx_ready(&p->hw))
+        waker_wake(&cp_of(p)->tx_waker);
+    tx_temt_wake(p);
 }
 
 /* Boot task: p's state from its slot, the ring and the two copier

@@ -12,7 +12,8 @@ extern const char *const copier_phase_names[COPIER_PHASES];
 
 void copier_init(struct uart_port *p);
 size_t copier_write(struct uart_port *p, const uint8_t *buf, size_t n, bool nonblock);
-void copier_tx_irq(struct uart_port *p, enum uart_cause c);
+void copier_tx_irq(struct uart_port *p);
+void copier_tx_room_irq(struct uart_port *p);
 void copier_rx_irq(struct uart_port *p);      /* (engine_copier_rx.c, as the next) */
 void copier_rx_init(struct uart_port *p);
 void copier_drain_view(const struct uart_port *p, struct drain_view *v);
@@ -27,6 +28,7 @@ static const struct uart_engine uart_engine = {
     .init = copier_init,
     .write = copier_write,
     .tx_irq = copier_tx_irq,
+    .tx_room_irq = copier_tx_room_irq,
     .rx_irq = copier_rx_irq,
     .drain_view = copier_drain_view,
     .queued = copier_queued,

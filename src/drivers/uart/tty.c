@@ -43,13 +43,23 @@ __attribute__((noinline)) void port_spin_unlock(struct uart_port *p)
     spin_unlock(&p->lock);
 }
 
-/* tty_claim, interrupts masked, a TX cause after the claim's RX part
+/* claim_loop, tx_in_rx, interrupts masked: TX cause c (TX or TX_ROOM)
+ * to the engine's op for it. */
+static inline void tx_cause(struct uart_port *p, enum uart_cause c)
+{
+    if (c == UART_CAUSE_TX)
+        uart_engine.tx_irq(p);
+    else
+        uart_engine.tx_room_irq(p);
+}
+
+/* claim_loop, interrupts masked, a TX cause after the claim's RX part
  * began: the engine's refill on the ISR account (out of line: the claim's
  * common path keeps no account's address in a register). */
 static __attribute__((noinline)) void tx_in_rx(struct uart_port *p, enum uart_cause c)
 {
     struct cpu_acct *a = cpu_acct_switch(&cpu_acct_isr);
-    uart_engine.tx_irq(p, c);
+    tx_cause(p, c);
     cpu_acct_switch(a);
 }
 
@@ -71,7 +81,7 @@ static __attribute__((noinline)) void claim_loop(struct uart_port *p, enum uart_
             if (rx)
                 tx_in_rx(p, c);
             else
-                uart_engine.tx_irq(p, c);
+                tx_cause(p, c);
         } else if (c == UART_CAUSE_RX) {
             bool first = !rx;
             rx = true;
@@ -97,7 +107,7 @@ static __attribute__((noinline)) void tty_claim(struct uart_port *p)
 {
     enum uart_cause c = uart_lower.cause(&p->hw, true);
     if (c == UART_CAUSE_TX)
-        uart_engine.tx_irq(p, c);
+        uart_engine.tx_irq(p);
     else if (c != UART_CAUSE_NONE)
         claim_loop(p, c, 0);
 }

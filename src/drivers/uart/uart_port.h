@@ -202,11 +202,14 @@ struct uart_engine {
      * returns short (the caller loops). Non-blocking: what fits, 0 if
      * nothing. */
     size_t (*write)(struct uart_port *p, const uint8_t *buf, size_t n, bool nonblock);
-    /* UART interrupt, interrupts masked: c is UART_CAUSE_TX (the TX FIFO
-     * emptied) or UART_CAUSE_TX_ROOM (an entry with nothing pending: the
-     * FIFO may have room, may still hold bytes; the engine may refill if
-     * it sends). */
-    void (*tx_irq)(struct uart_port *p, enum uart_cause c);
+    /* UART interrupt, interrupts masked, cause UART_CAUSE_TX: the TX FIFO
+     * emptied (its depth's room, no register read for it). */
+    void (*tx_irq)(struct uart_port *p);
+    /* UART interrupt, interrupts masked, cause UART_CAUSE_TX_ROOM: an
+     * entry with nothing pending (the FIFO may have room, may still hold
+     * bytes; the engine may refill if it sends). Two ops, not one with
+     * the cause: the common one, tx_irq, tests nothing to know it. */
+    void (*tx_room_irq)(struct uart_port *p);
     /* UART interrupt, interrupts masked, an RX cause, for a design that
      * takes RX itself (NULL: the core's RX path, tty_rx.c); the core
      * charges it to the RX account. */
