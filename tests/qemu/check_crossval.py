@@ -18,7 +18,8 @@ What must hold:
   its jal and its arguments where the device's access costs a load or a
   store and its address), and beyond that it is one fixed cost per round
   at every size (the round's snapshots and final drain, which differ
-  between the builds), within 64 instructions;
+  between the builds), within 64 instructions and one writer's wait for
+  the line (s41_rounds);
 - S41 on the free clock: the driver-only instructions of each size within
   0.5 % of the raw clock's (the free clock adds no work of the driver's);
 - at every point, S10 drain-each line rates within 0.05 percentage
@@ -61,6 +62,7 @@ SECTIONS = "sections=S10,S20,S32,S33,S41"
 CALL_COST = (1.0, 2.5)
 FREE_INSNS = 0.005          # S41: the free clock's driver-only instructions over the raw's
 FIXED_SPREAD = 64           # instructions the rest may vary between sizes (a wake-up)
+LINE_WAIT = 168             # and one writer's wait for the line more at one size (s41_rounds)
 # S32/S33: the model's instructions per received byte over the device's:
 # its seam calls (about eight per byte at trigger 1: 1.5 %), and at
 # 3000000/1, where a claim takes about a quarter of a character, the RX
@@ -126,12 +128,14 @@ def driver_insns(r):
 
 def s41_rounds(log):
     """S41: for each size, its complete round with the fewest driver-only
-    instructions. On the device every round of a size is the same; on the
-    model's raw clock at 3000000/1 (its calls cost about a fifth of a
-    character) a round's writer sometimes waits once more for the line,
-    168 instructions in the task, and which round does so follows the
-    run's phase: the length of the version string printed before decides
-    it. That wait is the line's phase, not the seam's cost."""
+    instructions. At 3000000/1 (a one-byte FIFO, a character of about
+    1,700 instructions, the model's calls about a fifth of it) a round's
+    writer sometimes waits once more for the line, about 168 instructions
+    in the task, on the model's raw clock in some rounds, or on the device
+    in every round of a size, and which follows the run's phase: the
+    length of the version string printed before, or the refill's length,
+    decides it. That wait is the line's phase, not the seam's cost: the
+    fit's constants may differ by one (LINE_WAIT)."""
     best = {}
     for r in log.sections["S41"].find(tag="s41-valid"):
         if r.num("completed") != r.num("expected") or r.num("drain_rc") != 0:
@@ -163,7 +167,7 @@ def check(point, free, raw, dev, ticks, errors):
     if not CALL_COST[0] <= per <= CALL_COST[1]:
         errors.append(f"{point} S41: the model's excess of driver-only instructions grows by "
                       f"{per:.2f} per seam call, not {CALL_COST[0]} to {CALL_COST[1]}")
-    if max(const.values()) - min(const.values()) > FIXED_SPREAD:
+    if max(const.values()) - min(const.values()) > FIXED_SPREAD + LINE_WAIT:
         errors.append(f"{point} S41: beyond {per:.2f} per seam call the excess is not one "
                       f"fixed cost per round: {const}")
     tick = ticks[1]

@@ -15,7 +15,7 @@
 #define PLIC_ENABLE(ctx, irq)  (board.plic_base + 0x2000UL + 0x80UL * (ctx) + 4UL * ((irq) / 32))
 #define PLIC_THRESHOLD(ctx)    (board.plic_base + 0x200000UL + 0x1000UL * (ctx))
 #define PLIC_CLAIM(ctx)        (PLIC_THRESHOLD(ctx) + 4)
-#define PLIC_TABLE             256U /* handler slots: sources 1..255 */
+#define PLIC_TABLE             256U /* handler slots: sources 1..255 (a power of two) */
 #define PLIC_CTRL_S_ACCESS     1U   /* T-Head PLIC_CTRL: S-mode may access */
 
 struct irq_slot {
@@ -23,8 +23,10 @@ struct irq_slot {
     void *arg;
 };
 
-/* Indexed by source; slot 0 (no source) stays empty. */
+/* Indexed by source; a slot without a handler (slot 0, no source,
+ * among them) holds no_handler and its own number (plic_init). */
 static struct irq_slot handlers[PLIC_TABLE];
+_Static_assert((PLIC_TABLE & (PLIC_TABLE - 1)) == 0, "serve masks a claim to the table");
 static HART_LOCAL uint32_t ctx;   /* this hart's context in this privilege mode */
 /* Its claim/complete register, which the interrupt path reads and
  * writes through this pointer (the set-up goes through mmio.h). */
@@ -44,10 +46,19 @@ void plic_hart_init(void)
     csr_set(CSR_XIE, 1UL << IRQ_XEXT);
 }
 
-/* Boot, hart 0, interrupts masked: S-mode access where the PLIC needs
- * it, then hart 0's context. */
+/* plic_isr (through a slot without a handler), interrupts masked: the
+ * slot's number in arg. */
+static __attribute__((noreturn)) void no_handler(void *arg)
+{
+    panic("PLIC: interrupt %lu has no handler", (unsigned long)(uintptr_t)arg);
+}
+
+/* Boot, hart 0, interrupts masked: every slot's no_handler, S-mode
+ * access where the PLIC needs it, then hart 0's context. */
 void plic_init(void)
 {
+    for (uintptr_t i = 0; i < PLIC_TABLE; i++)
+        handlers[i] = (struct irq_slot){ no_handler, (void *)i };
     if (board.plic_ctrl)
         mmio_write32(board.plic_ctrl, PLIC_CTRL_S_ACCESS);
     plic_hart_init();
@@ -68,34 +79,30 @@ int irq_register(uint32_t irq, irq_handler_t fn, void *arg)
     return 0;
 }
 
-/* plic_isr, interrupts masked: a source without a handler. */
-static __attribute__((noinline, cold, noreturn)) void no_handler(unsigned long irq)
-{
-    panic("PLIC: interrupt %lu has no handler", irq);
-}
-
 /* plic_isr, later_claims, interrupts masked: this hart's next claim at
- * its claim register, as the machine's word (lw's sign extension: a
- * source number is below 2^31; anything else fails serve's bound). */
+ * its claim register (0: none), as lw leaves it (sign-extended: GCC's
+ * own volatile load adds a sext.w, and serve's mask another). */
 static inline __attribute__((always_inline)) unsigned long claim_next(volatile uint32_t *claim)
 {
-    return (unsigned long)(long)(int32_t)*claim;
+    unsigned long c;
+    __asm__ volatile("lw %0, %1" : "=r"(c) : "m"(*claim) : "memory");
+    return c;
 }
 
 /* plic_isr, interrupts masked: run claimed source irq's handler and
  * complete it at this hart's claim register `claim` (kept across the
  * call with irq: the frame saves two registers whatever it keeps, since
  * the linker's relaxation of a thread-local address leaves the register
- * GCC reserved for it saved). The completion is the word's low half,
- * stored as it is (a C store of a uint32_t would extend it first). */
+ * GCC reserved for it saved). The claim is masked to the table: only
+ * the table's sources are enabled (irq_register), so a PLIC claims no
+ * other, and any value stays in bounds (a slot without a handler
+ * panics). The completion is the masked number, stored as the word's
+ * low half (a C store of a uint32_t would extend it first). */
 static inline __attribute__((always_inline)) void serve(volatile uint32_t *claim,
-                                                       unsigned long irq)
+                                                       unsigned long c)
 {
-    if (__builtin_expect(irq >= PLIC_TABLE, 0))
-        no_handler(irq);
+    unsigned long irq = c & (PLIC_TABLE - 1);
     const struct irq_slot *h = &handlers[irq];
-    if (__builtin_expect(!h->fn, 0))
-        no_handler(irq);
     h->fn(h->arg);
     __asm__ volatile("sw %1, %0" : "=m"(*claim) : "r"(irq) : "memory");
 }

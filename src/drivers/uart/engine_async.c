@@ -36,9 +36,16 @@ enum tx_state { TX_ON, TX_OFF, TX_EMPTY };   /* TX_ON 0: the refill's test is on
 
 /* A port's engine state (p->eng). */
 struct async_tx {
-    enum tx_state state;              /* stored atomically (tx_enter): kick and
-                                         drain_woken load it without the lock */
-    bool refill_wake;                 /* a drainer asks: wake it at the next refill */
+    union {
+        struct {
+            uint8_t state;            /* enum tx_state, stored atomically (tx_enter):
+                                         kick and drain_woken load it without the lock */
+            bool refill_wake;         /* a drainer asks: wake it at the next refill */
+        };
+        uint16_t unusual;             /* both at once, for the refill's one test: not
+                                         0, the TX state is not TX_ON or a drainer
+                                         asks (the port lock held) */
+    };
     uint64_t empty_ns;                /* TX_EMPTY since */
     uint8_t store[UART_TX_RING_SIZE]; /* the TX ring's */
 };
@@ -55,7 +62,7 @@ static inline void tx_enter(struct uart_port *p, enum tx_state s)
 {
     struct async_tx *t = tx_of(p);
     enum tx_state was = t->state;
-    __atomic_store_n(&t->state, s, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->state, (uint8_t)s, __ATOMIC_RELAXED);
     if (s == TX_ON && was != TX_ON)
         uart_lower.irq_update(&p->hw, UART_IRQ_TX, 0);
     else if (s != TX_ON && was == TX_ON)
@@ -163,17 +170,17 @@ static __attribute__((noinline)) void tx_irq_events(struct uart_port *p, ring_id
 }
 
 /* async_tx_irq, async_tx_room_irq (UART interrupt, hart 0), the port
- * lock held, the TX state s: refill up to room, then tx_irq_events when
- * the refill changes the TX state or wakes anybody (a TX state other
- * than TX_ON, a drainer's refill wake, an empty ring, a writer's room). */
+ * lock held: refill up to room, then tx_irq_events when the refill
+ * changes the TX state or wakes anybody: `unusual` (a TX state other
+ * than TX_ON, or a drainer's refill wake, as the caller read them), an
+ * empty ring, a writer's room. */
 static inline __attribute__((always_inline)) void tx_refill(struct uart_port *p,
-                                                            struct async_tx *t,
-                                                            enum tx_state s, ring_idx_t room)
+                                                            unsigned unusual, ring_idx_t room)
 {
     ring_idx_t used;
     ring_idx_t sent = refill_load(p, room, &used);
     p->ctr.tx_irqs++;                         /* after the loads: no store between them */
-    if (s != TX_ON || __builtin_expect(t->refill_wake, 0) || used == 0 || writer_room(p, used))
+    if (unusual || used == 0 || writer_room(p, used))
         tx_irq_events(p, sent, room, used);
 }
 
@@ -182,8 +189,7 @@ static inline __attribute__((always_inline)) void tx_refill(struct uart_port *p,
  * it. */
 void async_tx_irq(struct uart_port *p)
 {
-    struct async_tx *t = tx_of(p);
-    tx_refill(p, t, t->state, p->hw.fifo_depth);
+    tx_refill(p, tx_of(p)->unusual, p->hw.fifo_depth);
 }
 
 /* UART interrupt (hart 0), the port lock held, a TX_ROOM cause: with the
@@ -200,7 +206,7 @@ void async_tx_room_irq(struct uart_port *p)
         p->ctr.hw_send_zero++;
         p->ctr.ring_pop_calls--;
     }
-    tx_refill(p, t, TX_ON, room);
+    tx_refill(p, t->refill_wake, room);
 }
 
 /* kick_loads' and direct_push's refills: the largest, the looks at the
