@@ -235,44 +235,6 @@ static void test_kick_across_wrap(unsigned depth)
     CHECK_EQ(wrap.ring_pop_calls, at0.ring_pop_calls + split);
 }
 
-/* irq_refill_counters: a write of 4 FIFOs' worth and 5 bytes to an idle
- * UART on a line slower than the CPU, with the ring's counters at `at`,
- * and its drain: the first FIFO's worth goes straight in, the rest
- * through the ring, one TX interrupt's refill per FIFO's worth. Every
- * byte stored into THR is in hw_send_bytes, and every ring read in
- * ring_pop_calls: one per run of THR stores (a refill, the direct load:
- * no other access between a run's stores), one more where a refill
- * crosses the ring's wrap (`split`), none for the drainer's last refill,
- * which finds the ring empty. */
-static void irq_refill_run(unsigned depth, ring_idx_t at, unsigned split)
-{
-    static uint8_t buf[4 * 64 + 5];
-    const size_t n = 4 * depth + 5;
-
-    setup(depth);
-    uart_port.tx.head = uart_port.tx.tail = at;
-    fill_random(buf, n);
-    write_all(buf, n);
-    drain_checked("irq refill counters");
-    check_output("irq refill counters");
-    struct uart_counters c = counters();
-    CHECK_EQ(c.hw_send_bytes, n);
-    CHECK_EQ(c.ring_pop_bytes, n);
-    CHECK(c.tx_irqs >= 4);
-    CHECK_EQ(c.ring_pop_calls, fu_stats()->thr_runs + split);
-}
-
-/* 14. The TX interrupt's counters (async_counters counts each refill as
- * a FIFO's worth in one ring read and corrects where a refill differs):
- * with the ring at its start, and with its end 10 bytes into the ring's
- * part of the write. */
-static void test_irq_refill_counters(unsigned depth)
-{
-    const ring_idx_t before_end = 10;
-    irq_refill_run(depth, 0, 0);
-    irq_refill_run(depth, 3 * (uart_port.tx.mask + 1) - before_end, before_end % depth != 0);
-}
-
 /* 12. A write to an idle UART that the FIFO takes whole: its bytes go
  * straight from the buffer into the FIFO, none into the ring. */
 static void test_direct_write(unsigned depth)
@@ -315,6 +277,44 @@ static void test_direct_write_capped(unsigned depth)
     drain_checked("direct write capped");
     check_output("direct write capped");
     free(buf);
+}
+
+/* test_irq_refill_counters: a write of 4 FIFOs' worth and 5 bytes to an idle
+ * UART on a line slower than the CPU, with the ring's counters at `at`,
+ * and its drain: the first FIFO's worth goes straight in, the rest
+ * through the ring, one TX interrupt's refill per FIFO's worth. Every
+ * byte stored into THR is in hw_send_bytes, and every ring read in
+ * ring_pop_calls: one per run of THR stores (a refill, the direct load:
+ * no other access between a run's stores), one more where a refill
+ * crosses the ring's wrap (`split`), none for the drainer's last refill,
+ * which finds the ring empty. */
+static void irq_refill_run(unsigned depth, ring_idx_t at, unsigned split)
+{
+    static uint8_t buf[4 * 64 + 5];
+    const size_t n = 4 * depth + 5;
+
+    setup(depth);
+    uart_port.tx.head = uart_port.tx.tail = at;
+    fill_random(buf, n);
+    write_all(buf, n);
+    drain_checked("irq refill counters");
+    check_output("irq refill counters");
+    struct uart_counters c = counters();
+    CHECK_EQ(c.hw_send_bytes, n);
+    CHECK_EQ(c.ring_pop_bytes, n);
+    CHECK(c.tx_irqs >= 4);
+    CHECK_EQ(c.ring_pop_calls, fu_stats()->thr_runs + split);
+}
+
+/* 14. The TX interrupt's counters (async_counters counts each refill as
+ * a FIFO's worth in one ring read and corrects where a refill differs):
+ * with the ring at its start, and with its end 10 bytes into the ring's
+ * part of the write. */
+static void test_irq_refill_counters(unsigned depth)
+{
+    const ring_idx_t before_end = 10;
+    irq_refill_run(depth, 0, 0);
+    irq_refill_run(depth, 3 * (uart_port.tx.mask + 1) - before_end, before_end % depth != 0);
 }
 
 /* The test program: every test on each FIFO depth, then the quirk tests
