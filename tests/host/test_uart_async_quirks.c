@@ -45,6 +45,19 @@ void test_spurious_bulk(unsigned depth)
     CHECK_EQ(c.hw_send_bytes, expect_n);
     if (UART_TX_RING_SIZE >= 8192)
         CHECK_EQ(c.ring_pop_calls, fu_stats()->thr_runs);
+    /* The same with entries through a drain too: while the drainer waits
+     * for the FIFO to empty (the TX interrupt on, the ring empty), an
+     * entry with the FIFO still holding bytes finds no room (a 16550)
+     * or some (a DW UART), with nothing to send. */
+    fu_spurious_period(char_ns() * 37 / 11);
+    write_all(buf, 3 * depth + 5);
+    drain_checked("spurious drain");
+    fu_spurious_period(0);
+    check_output("spurious drain");
+    c = counters();
+    CHECK_EQ(c.hw_send_bytes, expect_n);
+    if (UART_TX_RING_SIZE >= 8192)
+        CHECK_EQ(c.ring_pop_calls, fu_stats()->thr_runs);
     printf("spurious entries (%s depth %u): %llu, %llu with the FIFO partly full, "
            "lost stores %llu\n", LOWER_NAME, depth,
            (unsigned long long)fu_stats()->c1_reads,

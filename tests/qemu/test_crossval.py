@@ -59,6 +59,18 @@ class S41Rounds(unittest.TestCase):
         self.assertAlmostEqual(per, 18.0)
         self.assertEqual({round(v, 6) for v in const.values()}, {35.0})
 
+    def test_one_fixed_cost_allows_one_wait_at_one_size(self):
+        ok = check_crossval.one_fixed_cost
+        self.assertTrue(ok({64: 10, 256: 70, 1024: 10}))
+        # 3000000/1, the device waiting once more in every round at 256 B
+        self.assertTrue(ok({64: 22.3, 256: -122.9, 1024: 22.3}))
+        self.assertTrue(ok({64: 86, 256: 297, 1024: 86}))
+        # not a wait: too far off one size, or off at two sizes, or spread
+        self.assertFalse(ok({64: 10, 256: 110, 1024: 10}))
+        self.assertFalse(ok({64: 10, 256: 400, 1024: 10}))
+        self.assertFalse(ok({64: 10, 256: 178, 1024: -158}))
+        self.assertFalse(ok({64: 0, 256: 100, 1024: 200}))
+
 
 if __name__ == "__main__":
     unittest.main()

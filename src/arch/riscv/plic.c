@@ -96,13 +96,12 @@ static inline __attribute__((always_inline)) unsigned long claim_next(volatile u
  * GCC reserved for it saved). The claim is masked to the table: only
  * the table's sources are enabled (irq_register), so a PLIC claims no
  * other, and any value stays in bounds (a slot without a handler
- * panics). The completion is the masked number, stored as the word's
+ * panics). The completion is the claimed number, stored as the word's
  * low half (a C store of a uint32_t would extend it first). */
 static inline __attribute__((always_inline)) void serve(volatile uint32_t *claim,
-                                                       unsigned long c)
+                                                       unsigned long irq)
 {
-    unsigned long irq = c & (PLIC_TABLE - 1);
-    const struct irq_slot *h = &handlers[irq];
+    const struct irq_slot *h = &handlers[irq & (PLIC_TABLE - 1)];
     h->fn(h->arg);
     __asm__ volatile("sw %1, %0" : "=m"(*claim) : "r"(irq) : "memory");
 }
@@ -120,16 +119,27 @@ static __attribute__((noinline, cold)) void later_claims(unsigned long irq)
     } while (irq);
 }
 
-/* External interrupt, interrupts masked: claim, run the source's
- * handler, complete, until nothing is pending (the claims after the
- * first in later_claims). */
-void plic_isr(void)
+/* plic_isr, interrupts masked, no claim: an interrupt trap.S sent here
+ * by bit 3 of its cause that is not the external one (none is enabled:
+ * the panic, not a trap taken again for ever). */
+static __attribute__((noinline, cold)) void not_external(unsigned long cause)
+{
+    if ((cause << 1) != 2 * IRQ_XEXT)
+        panic("unexpected interrupt: cause %#lx", cause);
+}
+
+/* External interrupt (trap.S, the trap's cause in `cause`), interrupts
+ * masked: claim, run the source's handler, complete, until nothing is
+ * pending (the claims after the first in later_claims). */
+void plic_isr(unsigned long cause)
 {
     volatile uint32_t *claim = claim_reg;
     unsigned long irq = claim_next(claim);
 
-    if (!irq)
+    if (__builtin_expect(!irq, 0)) {
+        not_external(cause);
         return;
+    }
     serve(claim, irq);
     irq = claim_next(claim);
     if (__builtin_expect(irq != 0, 0))

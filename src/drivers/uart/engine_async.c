@@ -39,7 +39,8 @@ struct async_tx {
     union {
         struct {
             uint8_t state;            /* enum tx_state, stored atomically (tx_enter):
-                                         kick and drain_woken load it without the lock */
+                                         kick, async_write and async_drain_view
+                                         load it without the lock */
             bool refill_wake;         /* a drainer asks: wake it at the next refill */
         };
         uint16_t unusual;             /* both at once, for the refill's one test: not
@@ -110,7 +111,7 @@ static inline __attribute__((always_inline)) void sent_ends_empty(struct uart_po
         tx_enter(p, TX_OFF);
 }
 
-/* async_tx_irq, tx_irq_events, the port lock held: a writer waits (its
+/* tx_refill, tx_irq_events, the port lock held: a writer waits (its
  * want published by has_space) and the ring, with used bytes in it, has
  * the room it waits for. */
 static inline __attribute__((always_inline)) bool writer_room(struct uart_port *p,
@@ -130,7 +131,7 @@ void async_init(struct uart_port *p)
     ring_init(&p->tx, t->store, sizeof t->store);
 }
 
-/* async_tx_irq, after its refill (sent bytes; the FIFO's room it took:
+/* tx_refill, after its refill (sent bytes; the FIFO's room it took:
  * its depth for a TX cause, what tx_room found for TX_ROOM; used bytes
  * left in the ring), the port lock held: the TX state's changes and
  * the wakes (out of line: the common refill needs none of them and keeps
@@ -250,8 +251,9 @@ static inline __attribute__((always_inline)) ring_idx_t kick_run(struct uart_por
 }
 
 /* kick_loads, direct_push, the port lock held: S40's counters of their
- * refills, as refill_load's (hw_send_calls: refills outside the
- * interrupt; ring_pop_calls: the loads), sent bytes in all. */
+ * refills, each counted as it is (hw_send_calls: refills outside the
+ * interrupt; ring_pop_calls: the loads; sent bytes in all), where the
+ * interrupt's are counted as async_counters says. */
 static inline __attribute__((always_inline)) void kick_count(struct uart_port *p,
                                                              const struct kick_refill *r,
                                                              ring_idx_t sent)
@@ -266,7 +268,7 @@ static inline __attribute__((always_inline)) void kick_count(struct uart_port *p
  * refills again and again while the FIFO takes bytes and the ring has
  * them (a UART that sends faster than the CPU fills it, as QEMU's without
  * a line), over one look at the ring and one release for all of them:
- * per refill only the FIFO's room is read. The counters are refill_load's
+ * per refill only the FIFO's room is read. The counters are kick_count's
  * (hw_send_calls: refills outside the interrupt): the refill that reaches
  * the ring's end goes on at its start with the room it has left, one
  * refill in two loads. Returns the bytes sent; *left: the bytes still in
