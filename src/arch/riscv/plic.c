@@ -124,7 +124,7 @@ static __attribute__((noinline, cold)) void later_claims(unsigned long irq)
  * the panic, not a trap taken again for ever). */
 static __attribute__((noinline, cold)) void not_external(unsigned long cause)
 {
-    if ((cause << 1) != 2 * IRQ_XEXT)
+    if ((cause << 1) != 2UL * IRQ_XEXT)
         panic("unexpected interrupt: cause %#lx", cause);
 }
 
