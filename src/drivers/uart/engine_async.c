@@ -78,9 +78,9 @@ static inline void tx_enter(struct uart_port *p, enum tx_state s)
  * it has room for (never more: a DW FIFO may be partly full), in two runs
  * when the ring wraps; no TX state. room: the FIFO's (its depth: the FIFO
  * holds nothing; 0: nothing is loaded, the caller counted the look).
- * Counters: the largest refill, and a wrap's second ring read (the rest
- * as async_counters says). Returns the bytes sent; *left: the bytes
- * still in the ring. */
+ * Counters: the largest refill, a wrap's second ring read, and no ring
+ * read for a refill that loads nothing (the rest as async_counters
+ * says). Returns the bytes sent; *left: the bytes still in the ring. */
 static inline __attribute__((always_inline)) ring_idx_t refill_load(struct uart_port *p,
                                                                   ring_idx_t room,
                                                                   ring_idx_t *left)
@@ -98,6 +98,8 @@ static inline __attribute__((always_inline)) ring_idx_t refill_load(struct uart_
         ring_release(&p->tx, &k, n);
         if (n > p->ctr.hw_send_max_chunk)
             p->ctr.hw_send_max_chunk = n;
+    } else {
+        p->ctr.ring_pop_calls--;
     }
     return n;
 }
@@ -154,11 +156,9 @@ static __attribute__((noinline)) void tx_irq_events(struct uart_port *p, ring_id
         waitq_wake_all(&p->drain);
     }
     if (used == 0) {
-        /* the ring ran dry: the refill sent less than its room (zero:
-         * no ring read either), which async_counters' count corrects */
+        /* the ring ran dry: the refill sent less than its room, which
+         * async_counters' count corrects */
         p->ctr.hw_send_bytes += sent - room;
-        if (sent == 0 && room)
-            p->ctr.ring_pop_calls--;
         if (sent == 0 && room == p->hw.fifo_depth)
             tx_enter(p, TX_EMPTY);
         else if (sent && !waitq_active(&p->drain))
@@ -195,7 +195,7 @@ void async_tx_irq(struct uart_port *p)
 
 /* UART interrupt (hart 0), the port lock held, a TX_ROOM cause: with the
  * TX interrupt on, a refill of the room the FIFO says it has (counted
- * as async_counters says: room for the depth; no room, no ring read). */
+ * as async_counters says: room for the depth). */
 void async_tx_room_irq(struct uart_port *p)
 {
     struct async_tx *t = tx_of(p);
@@ -203,10 +203,8 @@ void async_tx_room_irq(struct uart_port *p)
         return;
     ring_idx_t room = uart_lower.tx_room(&p->hw);
     p->ctr.hw_send_bytes += room - p->hw.fifo_depth;
-    if (!room) {
+    if (!room)
         p->ctr.hw_send_zero++;
-        p->ctr.ring_pop_calls--;
-    }
     tx_refill(p, t->refill_wake, room);
 }
 
@@ -499,9 +497,9 @@ size_t async_queued(const struct uart_port *p)
 /* Task, the port lock held. The TX interrupt's refills are counted as
  * each sending the FIFO's depth in one ring read: the common refill
  * stores tx_irqs alone. Those that do otherwise correct hw_send_bytes and
- * ring_pop_calls where they do it (a wrap's second read, refill_load; a
- * TX_ROOM entry's room, async_tx_room_irq; a ring that ran dry,
- * tx_irq_events), which is rare; so the two fields hold the refills'
+ * ring_pop_calls where they do it (a wrap's second read and a refill
+ * that loads nothing, refill_load; a TX_ROOM entry's room,
+ * async_tx_room_irq; a ring that ran dry, tx_irq_events), which is rare; so the two fields hold the refills'
  * differences from that count, and the kicks', direct writes' and polled
  * flush's own counts. */
 void async_counters(const struct uart_port *p, struct uart_counters *out)
