@@ -12,6 +12,18 @@
 #include "uart_16550.h"
 #include "uart_backend.h"
 
+/* test_spurious_bulk: the entries' refills counted (async_counters): the
+ * bytes each sent, a ring read for each that sent (one run of THR
+ * stores; the ring, at its start, does not wrap in the test's bytes
+ * unless it is smaller). */
+static void spurious_counters(void)
+{
+    struct uart_counters c = counters();
+    CHECK_EQ(c.hw_send_bytes, expect_n);
+    if (UART_TX_RING_SIZE >= 8192)
+        CHECK_EQ(c.ring_pop_calls, fu_stats()->thr_runs);
+}
+
 /* 6a. Spurious IIR=0xC1 entries (a DW UART's) during a bulk transfer,
  * landing at all FIFO levels: the refill takes the room the lower half
  * reports (DW: from TFL), so no store is ever lost. */
@@ -38,13 +50,7 @@ void test_spurious_bulk(unsigned depth)
      * clear): each such entry while the ring has bytes (TX on) is a look
      * that found none, and the kicks count theirs too. */
     CHECK(LOWER_DW || counters().hw_send_zero >= fu_stats()->c1_partial);
-    /* The entries' refills counted (async_counters): the bytes each sent,
-     * a ring read for each that sent (one run of THR stores; the ring,
-     * at its start, does not wrap in 5000 bytes unless it is smaller). */
-    struct uart_counters c = counters();
-    CHECK_EQ(c.hw_send_bytes, expect_n);
-    if (UART_TX_RING_SIZE >= 8192)
-        CHECK_EQ(c.ring_pop_calls, fu_stats()->thr_runs);
+    spurious_counters();
     /* The same with entries through a drain too: while the drainer waits
      * for the FIFO to empty (the TX interrupt on, the ring empty), an
      * entry with the FIFO still holding bytes finds no room (a 16550)
@@ -54,10 +60,7 @@ void test_spurious_bulk(unsigned depth)
     drain_checked("spurious drain");
     fu_spurious_period(0);
     check_output("spurious drain");
-    c = counters();
-    CHECK_EQ(c.hw_send_bytes, expect_n);
-    if (UART_TX_RING_SIZE >= 8192)
-        CHECK_EQ(c.ring_pop_calls, fu_stats()->thr_runs);
+    spurious_counters();
     printf("spurious entries (%s depth %u): %llu, %llu with the FIFO partly full, "
            "lost stores %llu\n", LOWER_NAME, depth,
            (unsigned long long)fu_stats()->c1_reads,
