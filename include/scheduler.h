@@ -16,9 +16,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Callee-saved state switched by switch_context (src/arch/riscv/switch.S). */
+/* Callee-saved state switched by switch_context (src/arch/riscv/switch.S),
+ * and the interrupt-enable bit the task had when it switched out (0 for
+ * a new task: task_start enables interrupts). */
 struct context {
     uint64_t ra, sp, s[12];
+    uint64_t ie;
 };
 
 struct cpu_acct {

@@ -10,7 +10,8 @@
 #include "sched_priv.h"
 #include "scheduler.h"
 
-void switch_context(struct context *from, struct context *to);
+void switch_context(struct context *from, struct context *to, unsigned long ie);
+_Static_assert(offsetof(struct context, ie) == 112, "switch.S's offset of ie");
 
 static struct task main_tasks[HARTS_MAX];   /* each hart's boot context */
 static HART_LOCAL struct task *current;
@@ -105,10 +106,10 @@ static __attribute__((noinline)) void idle_until_queued(void)
     cpu_acct_switch_task(prev);
 }
 
-/* schedule_locked, interrupts masked, the run queue's first entry `next`
+/* schedule_slow, interrupts masked, the run queue's first entry `next`
  * is missing or finished: the next ready task, idling until there is
- * one (out of line: the common switch keeps no value across a call). */
-static __attribute__((noinline)) struct task *next_ready(struct task *next)
+ * one. */
+static struct task *next_ready(struct task *next)
 {
     for (;;) {
         if (!next)
@@ -119,24 +120,45 @@ static __attribute__((noinline)) struct task *next_ready(struct task *next)
     }
 }
 
-/* Task context, interrupts masked, current->state already set: run the
- * next ready task (idling until there is one). */
-static inline __attribute__((always_inline)) void schedule_locked(void)
+/* schedule_locked, schedule_slow, interrupts masked by irq_save's flag
+ * f: run next, and unmask as f says once the caller's task runs again:
+ * switch_context does it on the way back, as the caller's tail call (no
+ * frame kept across the switch). */
+static inline __attribute__((always_inline)) void switch_to(struct task *next, unsigned long f)
 {
-    struct task *next = rq_pop();
-
-    if (__builtin_expect(!next || next->state == TASK_DONE, 0))
-        next = next_ready(next);
     next->state = TASK_RUNNING;
-    /* current loaded again here (not kept from the caller's store of its
-     * state across next_ready: no register to save for it) */
-    struct task *prev = __atomic_load_n(&current, __ATOMIC_RELAXED);
+    struct task *prev = current;
     if (next != prev) {
         check_stack(prev);
         current = next;
         cpu_acct_switch_task(&next->acct);
-        switch_context(&prev->ctx, &next->ctx);
+        switch_context(&prev->ctx, &next->ctx, f);
+        return;
     }
+    irq_restore(f);
+}
+
+/* schedule_locked, interrupts masked by f, the run queue's first entry
+ * `next` is missing or finished: switch_to the next ready task (out of
+ * line: the common switch makes no call that returns, so it keeps no
+ * frame). */
+static __attribute__((noinline)) void schedule_slow(struct task *next, unsigned long f)
+{
+    switch_to(next_ready(next), f);
+}
+
+/* Task context, interrupts masked by irq_save's flag f, current->state
+ * already set: run the next ready task (idling until there is one);
+ * interrupts as f says once the caller's task runs again. */
+static inline __attribute__((always_inline)) void schedule_locked(unsigned long f)
+{
+    struct task *next = rq_pop();
+
+    if (__builtin_expect(!next || next->state == TASK_DONE, 0)) {
+        schedule_slow(next, f);
+        return;
+    }
+    switch_to(next, f);
 }
 
 /* First code of every spawned task (interrupts masked by the scheduler). */
@@ -175,8 +197,7 @@ void sched_yield(void)
     current->state = TASK_READY;
     if (!current->queued)
         rq_push(current);
-    schedule_locked();
-    irq_restore(f);
+    schedule_locked(f);
 }
 
 /* Any task. */
@@ -184,8 +205,7 @@ void sched_block(void)
 {
     unsigned long f = irq_save();
     current->state = TASK_BLOCKED;
-    schedule_locked();
-    irq_restore(f);
+    schedule_locked(f);
 }
 
 /* Any task. */
@@ -193,7 +213,7 @@ void task_exit(void)
 {
     irq_save();
     current->state = TASK_DONE;
-    schedule_locked();
+    schedule_locked(0);
     panic("finished task %s resumed", current->name);
 }
 
