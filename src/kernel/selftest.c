@@ -5,6 +5,7 @@
 #include <string.h>
 #include "clock.h"
 #include "cpu_acct.h"
+#include "csr.h"
 #include "kernel.h"
 #include "scheduler.h"
 #include "selftest.h"
@@ -76,21 +77,35 @@ int selftest_stack_overflow(void)
     return 0;         /* not reached when the guard works */
 }
 
-static volatile unsigned runs;
+static volatile unsigned runs, flag_errors;
 
-/* Counter task: count each time it runs, block in between. */
+/* Counter task, main task: a switch gave the task back its own
+ * interrupt flag (on: `on`); counts a miss in flag_errors. */
+static void flag_check(bool on)
+{
+    if (!(csr_read(CSR_XSTATUS) & XSTATUS_XIE) != !on)
+        flag_errors++;
+}
+
+/* Counter task: count each time it runs, block in between, with
+ * interrupts masked (they stay so until it unmasks them). */
 static void counter(void *arg)
 {
     (void)arg;
     for (;;) {
         if (++runs == 3)
             return;          /* third run: finish */
+        unsigned long f = irq_save();
         sched_block();
+        flag_check(false);
+        irq_restore(f);
     }
 }
 
 /* Main task: a double wake enqueues once; waking a finished task does
- * nothing; a task woken while it still runs does not lose the wake. */
+ * nothing; a task woken while it still runs does not lose the wake; each
+ * task comes back from a switch with its own interrupt flag (main yields
+ * with interrupts on, the counter blocks with them masked). */
 int selftest_wakers(void)
 {
     struct waker w = { &tasks[0] };
@@ -98,20 +113,24 @@ int selftest_wakers(void)
 
     task_spawn(&tasks[0], "counter", counter, 0, stacks[0], ST_STACK_WORDS);
     sched_yield();                        /* runs=1, counter blocks */
+    flag_check(true);
     ok &= runs == 1;
     waker_wake(&w);
     waker_wake(&w);                       /* same task: enqueued once */
     sched_yield();
+    flag_check(true);
     ok &= runs == 2;
     sched_yield();                        /* nobody woke it: stays blocked */
     ok &= runs == 2;
     waker_wake(&w);
     sched_yield();                        /* third run: it finishes */
+    flag_check(true);
     ok &= tasks[0].state == TASK_DONE;
     waker_wake(&w);                       /* finished: ignored */
     sched_yield();
-    ok &= runs == 3 && !tasks[0].queued;
-    printf("selftest=wakers runs=%u state=%d\n", runs, tasks[0].state);
+    ok &= runs == 3 && !tasks[0].queued && flag_errors == 0;
+    printf("selftest=wakers runs=%u state=%d flag_errors=%u\n", runs, tasks[0].state,
+           flag_errors);
     return ok;
 }
 
