@@ -10,6 +10,7 @@
 #include "sched_priv.h"
 #include "scheduler.h"
 
+/* switch.S; ie: 0 or XSTATUS_XIE, the bit `from` gets back. */
 void switch_context(struct context *from, struct context *to, unsigned long ie);
 _Static_assert(offsetof(struct context, ie) == 112, "switch.S's offset of ie");
 
@@ -120,10 +121,11 @@ static struct task *next_ready(struct task *next)
     }
 }
 
-/* schedule_locked, schedule_slow, interrupts masked by irq_save's flag
- * f: run next, and unmask as f says once the caller's task runs again:
- * switch_context does it on the way back, as the caller's tail call (no
- * frame kept across the switch). */
+/* schedule_locked, schedule_slow, interrupts masked, f the caller's
+ * irq_save flag (task_exit's 0): run next, and unmask as f says once the
+ * caller's task runs again: switch_context does it on the way back, as
+ * the caller's tail call (no frame kept across the switch), or, next the
+ * caller's task itself, irq_restore here. */
 static inline __attribute__((always_inline)) void switch_to(struct task *next, unsigned long f)
 {
     next->state = TASK_RUNNING;
@@ -147,9 +149,10 @@ static __attribute__((noinline)) void schedule_slow(struct task *next, unsigned 
     switch_to(next_ready(next), f);
 }
 
-/* Task context, interrupts masked by irq_save's flag f, current->state
- * already set: run the next ready task (idling until there is one);
- * interrupts as f says once the caller's task runs again. */
+/* sched_yield, sched_block, task_exit (task context), interrupts masked,
+ * f the caller's irq_save flag (task_exit's 0), current->state already
+ * set: run the next ready task (idling until there is one); interrupts
+ * as f says once the caller's task runs again. */
 static inline __attribute__((always_inline)) void schedule_locked(unsigned long f)
 {
     struct task *next = rq_pop();

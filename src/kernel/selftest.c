@@ -17,6 +17,7 @@
 #define ST_BUSY_TIMERS  100
 #define ST_BUSY_STEP_NS 50000ULL
 #define ST_ERRNO_MARK   4321
+#define ST_IDLE_NS      20000ULL
 
 static struct task tasks[ST_TASKS];
 static uint64_t stacks[ST_TASKS][ST_STACK_WORDS];
@@ -104,8 +105,9 @@ static void counter(void *arg)
 
 /* Main task: a double wake enqueues once; waking a finished task does
  * nothing; a task woken while it still runs does not lose the wake; each
- * task comes back from a switch with its own interrupt flag (main yields
- * with interrupts on, the counter blocks with them masked). */
+ * task comes back from the scheduler with its own interrupt flag (main
+ * yields with interrupts on; the counter blocks with them masked; main
+ * blocks masked, woken before it blocks, then through the idle loop). */
 int selftest_wakers(void)
 {
     struct waker w = { &tasks[0] };
@@ -122,6 +124,14 @@ int selftest_wakers(void)
     ok &= runs == 2;
     sched_yield();                        /* nobody woke it: stays blocked */
     ok &= runs == 2;
+    struct waker me = waker_current();
+    unsigned long f = irq_save();         /* main blocks masked, nobody else ready: */
+    waker_wake(&me);
+    sched_block();                        /* woken before it blocked: no switch */
+    flag_check(false);
+    sched_block_until(clock_now_ns() + ST_IDLE_NS);   /* idles until its timer */
+    flag_check(false);
+    irq_restore(f);
     waker_wake(&w);
     sched_yield();                        /* third run: it finishes */
     flag_check(true);

@@ -1,9 +1,11 @@
 /* switch_context(from, to, ie): save the callee-saved registers, ra and
- * sp of the running task into *from, with ie, the interrupt-enable bit
- * its caller masked (irq_save's flag); resume *to and set its own bit
- * again, so the caller returns to its task through here (layout: struct
- * context in include/scheduler.h). Called by the scheduler with
- * interrupts masked, as its tail call. */
+ * sp of the running task into *from, with ie (0 or XSTATUS_XIE alone:
+ * csrs sets whatever it holds), the interrupt-enable bit to give the
+ * task back; resume *to and set its bit again, so that a scheduler call
+ * returns to its task through here (layout: struct context in
+ * include/scheduler.h). Called by the scheduler (switch_to) with
+ * interrupts masked: sched_yield's and sched_block's tail call,
+ * task_exit's with 0. */
 #include "csr.h"
     .section .text.switch, "ax"
     .globl  switch_context
