@@ -55,7 +55,7 @@ static unsigned long kept(bool masked, unsigned long *probe_status, bool *mask_k
     unsigned long f = masked ? irq_save() : 0;
     unsigned long lost = acct_call_lost();
     *probe_status = acct_probe_status;
-    *mask_kept = !(csr_read(CSR_XSTATUS) & XSTATUS_XIE) == masked;
+    *mask_kept = irq_enabled() != masked;
     if (masked)
         irq_restore(f);
     return lost;

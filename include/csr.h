@@ -187,4 +187,12 @@ static inline uint64_t rdinstret(void)
 
 #endif /* HOST_TEST */
 
+#ifndef __ASSEMBLER__
+/* Any context: whether interrupts are enabled on this hart. */
+static inline int irq_enabled(void)
+{
+    return (csr_read(CSR_XSTATUS) & XSTATUS_XIE) != 0;
+}
+#endif
+
 #endif

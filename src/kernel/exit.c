@@ -31,7 +31,7 @@ static void drain_bounded(const struct console_sink *s)
 void kernel_exit(int code)
 {
     const struct console_sink *s = console_sink();
-    if (csr_read(CSR_XSTATUS) & XSTATUS_XIE) {
+    if (irq_enabled()) {
         console_run_at_exit();
         if (s)
             drain_bounded(s);

@@ -84,7 +84,7 @@ static volatile unsigned runs, flag_errors;
  * interrupt flag (on: `on`); counts a miss in flag_errors. */
 static void flag_check(bool on)
 {
-    if (!(csr_read(CSR_XSTATUS) & XSTATUS_XIE) != !on)
+    if (irq_enabled() != on)
         flag_errors++;
 }
 
