@@ -144,11 +144,11 @@ static inline unsigned long irq_save(void)
     return csr_read_clear(CSR_XSTATUS, XSTATUS_XIE) & XSTATUS_XIE;
 }
 
-/* Any context: restore the state irq_save() returned. */
+/* Any context: restore the state irq_save() returned (0 or XSTATUS_XIE:
+ * set as it is, no branch; setting 0 changes nothing). */
 static inline void irq_restore(unsigned long flags)
 {
-    if (flags)
-        csr_set(CSR_XSTATUS, XSTATUS_XIE);
+    csr_set(CSR_XSTATUS, flags);
 }
 
 /* Task context: enable interrupts on this hart. */
