@@ -187,6 +187,7 @@ int selftest_acct(void)
         return 0;
     }
 
+    task_acct_own(sched_current());   /* loop_cost reads the task's own account */
     charged(acct_probe_4_entry, 4, &ok);
     charged(acct_probe_12_entry, 12, &ok);
     for (int masked = 0; masked <= 1; masked++) {

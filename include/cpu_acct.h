@@ -66,6 +66,10 @@ struct cpu_totals {
 };
 
 extern CPU_ACCT_LOCAL struct cpu_acct cpu_acct_isr, cpu_acct_idle, cpu_acct_sim, cpu_acct_rx;
+/* The owner while a task without its own account runs (task_acct_own):
+ * never read, since the tasks' total is what the others leave
+ * (cpu_acct_read). */
+extern CPU_ACCT_LOCAL struct cpu_acct cpu_acct_tasks;
 
 /* The current owner and the counter values at its last switch (one
  * object, so the switch addresses it once). */

@@ -1,4 +1,4 @@
-/* Cooperative scheduler: tasks with static stacks, a FIFO run queue per
+/* Cooperative scheduler: tasks with static stacks, a FIFO run ring per
  * hart, and wakers. A task runs until it yields, blocks or exits;
  * interrupt handlers never switch tasks, they only wake them. A task
  * belongs to one hart for good (task_spawn: the spawner's; task_spawn_on:
@@ -29,18 +29,22 @@ struct cpu_acct {
     uint64_t instret;
 };
 
-enum task_state { TASK_READY, TASK_RUNNING, TASK_BLOCKED, TASK_DONE };
+/* BLOCKED: out of its hart's run ring (a new task not yet added too);
+ * QUEUED: in it, ready or running (a wake adds nothing); DONE: finished
+ * or killed, out of it for good. */
+enum task_state { TASK_BLOCKED, TASK_QUEUED, TASK_DONE };
 
 struct task {
     struct context ctx;
     const char *name;
-    struct task *next;           /* run-queue link */
+    struct task *next;           /* run-ring link: the task that runs after it */
     uint64_t *stack_lo;          /* lowest word: the guard words start here */
     void (*entry)(void *);
     void *arg;
-    struct cpu_acct acct;        /* cycles and instructions spent running */
-    uint8_t state;
-    bool queued;                 /* in the run queue: wakes enqueue once */
+    struct cpu_acct *charge;     /* where its running time goes: acct, or its hart's tasks' */
+    struct cpu_acct acct;        /* its own cycles and instructions, once task_acct_own */
+    uint8_t state;               /* enum task_state */
+    bool woken;                  /* woken while running: its next sched_block returns at once */
     uint8_t hart;                /* the hart it runs on, for good */
     uint32_t wake_pending;       /* in its hart's inbox (atomic) */
     struct task *wake_next;      /* inbox link */
@@ -51,7 +55,7 @@ struct waker {
     struct task *task;
 };
 
-#define TASK_STACK_GUARD_WORDS 2
+#define TASK_STACK_GUARD_WORDS 1
 #define TASK_STACK_GUARD       0x57ACC0DE57ACC0DEULL
 
 /* Boot, interrupts masked: adopt the boot stack as task "main". */
@@ -83,6 +87,11 @@ void sched_yield(void);
 /* Any task: stop running until a waker fires (returns at once if one
  * already fired since the task last ran). */
 void sched_block(void);
+/* Any task, t a task of this hart: charge t's running time from now on
+ * to t->acct (by default a task's time goes to its hart's tasks' account
+ * with every other task's, so that a switch between such tasks leaves
+ * the accounts alone). */
+void task_acct_own(struct task *t);
 /* Any task: end another task that is not running (blocked or ready). */
 void task_kill(struct task *t);
 /* Interrupt handler (a watchdog), interrupts masked: end t, which has

@@ -7,7 +7,8 @@
 
 int selftest_sleep_order(void);      /* sleepers wake in deadline order */
 int selftest_stack_overflow(void);   /* a broken stack guard panics (never returns) */
-int selftest_wakers(void);           /* repeated wakes enqueue once */
+int selftest_wakers(void);           /* repeated wakes add a task once */
+int selftest_ring(void);             /* the run ring's order, kills, kept wakes */
 int selftest_busy_irq(void);         /* interrupts in a busy loop, errno kept */
 /* The application's (bench/): they drive the driver and the POSIX layer. */
 int selftest_acct(void);             /* CPU accounting exact to the instruction */

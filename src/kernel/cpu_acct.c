@@ -16,6 +16,7 @@ _Static_assert(ICOUNT_SHIFT_MAX == 10, "ICOUNT_SHIFT_FORMS");
 #define CLOCK_LOOP       (1U << 16)    /* instructions around which the clock is measured */
 
 HART_LOCAL struct cpu_acct cpu_acct_isr, cpu_acct_idle, cpu_acct_sim, cpu_acct_rx;
+HART_LOCAL struct cpu_acct cpu_acct_tasks;
 HART_LOCAL struct cpu_acct_now cpu_acct_now;
 HART_LOCAL struct cpu_acct_trap cpu_acct_trap;
 bool cpu_instret_exact;
@@ -86,7 +87,7 @@ void cpu_acct_hart_init(void)
 {
     cpu_acct_isr = cpu_acct_idle = cpu_acct_sim = cpu_acct_rx = (struct cpu_acct){ 0 };
     /* (no early boot in any of them) */
-    cpu_acct_now.owner = &sched_current()->acct;
+    cpu_acct_now.owner = sched_current()->charge;
     boot_cycle = cpu_acct_now.cycle = rdcycle();
     boot_instret = cpu_acct_now.instret = rdinstret();
 }

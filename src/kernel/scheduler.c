@@ -1,7 +1,13 @@
-/* Cooperative scheduler, one per hart: a FIFO run queue of the hart's
- * own tasks, wakers, race-free idle. Only its hart touches a run queue
- * (with interrupts masked, no lock): a task of another hart is woken
- * through that hart's inbox and an IPI (sched_inbox.c). */
+/* Cooperative scheduler, one per hart: a run ring of the hart's own
+ * tasks in FIFO order, wakers, race-free idle. Only its hart touches a
+ * run ring (with interrupts masked, no lock): a task of another hart is
+ * woken through that hart's inbox and an IPI (sched_inbox.c).
+ *
+ * The ring holds the ready tasks and the running task, unless it has
+ * blocked: rq_tail is the ring's last task, the one a wake adds comes
+ * after it, and the running task comes right after it (rq_tail->next ==
+ * current while current is in the ring). A yield moves the tail onto the
+ * running task; a block takes the running task out. */
 #include <errno.h>
 #include "cpu_acct.h"
 #include "csr.h"
@@ -16,50 +22,58 @@ _Static_assert(offsetof(struct context, ie) == 112, "switch.S's offset of ie");
 
 static struct task main_tasks[HARTS_MAX];   /* each hart's boot context */
 static HART_LOCAL struct task *current;
-static HART_LOCAL struct task *rq_head, *rq_tail;
+static HART_LOCAL struct task *rq_tail;     /* NULL: the ring is empty */
 
-/* Interrupts masked: append t to the run queue. */
-static void rq_push(struct task *t)
+/* Interrupts masked, t not in the ring: add t at the ring's end (it runs
+ * after every task in it, the running task last). */
+static void rq_add(struct task *t)
 {
-    t->next = 0;
-    if (rq_tail)
-        rq_tail->next = t;
-    else
-        rq_head = t;
-    rq_tail = t;
-    t->queued = true;
-}
-
-/* Interrupts masked: take the first ready task, or NULL. */
-static struct task *rq_pop(void)
-{
-    struct task *t = rq_head;
-    if (t) {
-        rq_head = t->next;
-        if (!rq_head)
-            rq_tail = 0;
-        t->queued = false;
+    struct task *tail = rq_tail;
+    if (tail) {
+        t->next = tail->next;
+        tail->next = t;
+    } else {
+        t->next = t;
     }
-    return t;
+    rq_tail = t;
+    t->state = TASK_QUEUED;
 }
 
-/* Task context: write the guard words at the bottom of a stack. */
+/* Interrupts masked, t in the ring: take it out (a walk round the ring:
+ * task_kill's and task_exit's, which set its state). */
+static void rq_remove(struct task *t)
+{
+    struct task *p = t;
+    while (p->next != t)
+        p = p->next;
+    if (p == t) {
+        rq_tail = 0;
+    } else {
+        p->next = t->next;
+        if (rq_tail == t)
+            rq_tail = p;
+    }
+}
+
+/* Task context: write the guard word at the bottom of a stack. */
 static void stack_guard_init(uint64_t *lo)
 {
-    for (int i = 0; i < TASK_STACK_GUARD_WORDS; i++)
-        lo[i] = TASK_STACK_GUARD;
+    _Static_assert(TASK_STACK_GUARD_WORDS == 1, "one guard word");
+    lo[0] = TASK_STACK_GUARD;
 }
 
 /* Boot of each hart, interrupts masked: adopt the boot stack as the
- * hart's task `name`. */
+ * hart's task `name`, the one task of its run ring. */
 void sched_hart_init(void *boot_stack_lo, const char *name)
 {
     struct task *m = &main_tasks[hart_self()];
 
-    *m = (struct task){ .name = name, .state = TASK_RUNNING, .hart = (uint8_t)hart_self() };
+    *m = (struct task){ .name = name, .hart = (uint8_t)hart_self(), .charge = &cpu_acct_tasks };
     m->stack_lo = boot_stack_lo;
     stack_guard_init(m->stack_lo);
     current = m;
+    rq_tail = 0;
+    rq_add(m);
 }
 
 /* Boot, hart 0, interrupts masked. */
@@ -72,16 +86,14 @@ void sched_init(void *boot_stack_lo)
 /* Any context: report a broken stack guard and stop. */
 static __attribute__((noinline, noreturn)) void stack_overflow(const struct task *t)
 {
-    panic("stack overflow in task %s (guard words at %p overwritten)", t->name,
+    panic("stack overflow in task %s (guard word at %p overwritten)", t->name,
           (void *)t->stack_lo);
 }
 
-/* Any context: panic naming t if its guard words were overwritten. */
+/* Any context: panic naming t if its guard word was overwritten. */
 static inline void check_stack(const struct task *t)
 {
-    const uint64_t *g = t->stack_lo;
-    _Static_assert(TASK_STACK_GUARD_WORDS == 2, "check every guard word");
-    if ((g[0] ^ TASK_STACK_GUARD) | (g[1] ^ TASK_STACK_GUARD))
+    if (*t->stack_lo != TASK_STACK_GUARD)
         stack_overflow(t);
 }
 
@@ -91,11 +103,13 @@ void sched_check_stack(const struct task *t)
     check_stack(t);
 }
 
-/* Scheduler, interrupts masked, nothing ready: wfi until an interrupt
- * is pending, let it run, mask again, until a task is queued; the whole
- * wait, its loop turns included, is idle time. The run queue was checked
- * with interrupts masked, so a wake cannot slip in unseen before a wfi. */
-static __attribute__((noinline)) void idle_until_queued(void)
+/* schedule_idle, interrupts masked, the ring empty: wfi until an
+ * interrupt is pending, let it run, mask again, until a task is added;
+ * the whole wait, its loop turns included, is idle time; returns the
+ * ring's tail, read after the wait (the caller's copy is stale: an
+ * interrupt handler added the task). The ring was checked with
+ * interrupts masked, so a wake cannot slip in unseen before a wfi. */
+static __attribute__((noinline)) struct task *idle_until_queued(void)
 {
     struct cpu_acct *prev = cpu_acct_switch_task(&cpu_acct_idle);
 
@@ -103,65 +117,75 @@ static __attribute__((noinline)) void idle_until_queued(void)
         __asm__ volatile("wfi");
         irq_enable();             /* the pending interrupt is taken here */
         irq_save();
-    } while (!rq_head);
+    } while (!rq_tail);
     cpu_acct_switch_task(prev);
+    return rq_tail;
 }
 
-/* schedule_slow, interrupts masked, the run queue's first entry `next`
- * is missing or finished: the next ready task, idling until there is
- * one. */
-static struct task *next_ready(struct task *next)
+/* switch_to, interrupts masked, next's account not the owner: switch
+ * the accounts, then the context (out of line, so that the common
+ * switch loads nothing of the accounts but their owner). */
+static __attribute__((noinline)) void switch_acct(struct task *prev, struct task *next,
+                                                  unsigned long f)
 {
-    for (;;) {
-        if (!next)
-            idle_until_queued();
-        else if (next->state != TASK_DONE)
-            return next;          /* (a done task may still have been woken) */
-        next = rq_pop();
-    }
+    cpu_acct_switch_task(next->charge);
+    switch_context(&prev->ctx, &next->ctx, f);
 }
 
-/* schedule_locked, schedule_slow, interrupts masked, f the caller's
- * irq_save flag (task_exit's 0): run next, and unmask as f says once the
- * caller's task runs again: switch_context does it on the way back, as
- * the caller's tail call (no frame kept across the switch), or, next the
- * caller's task itself, irq_restore here. */
-static inline __attribute__((always_inline)) void switch_to(struct task *next, unsigned long f)
+/* The scheduler's switches, interrupts masked, prev the running task and
+ * next another (current is set here), f the flag prev gets back when it
+ * runs again (task_exit's 0): switch_context does it on the way back, as
+ * the caller's tail call (no frame kept across the switch). The accounts
+ * switch only when next's differs from the owner (tasks without their
+ * own account share one). */
+static inline __attribute__((always_inline)) void switch_to(struct task *prev, struct task *next,
+                                                            unsigned long f)
 {
-    next->state = TASK_RUNNING;
-    struct task *prev = current;
-    if (next != prev) {
-        check_stack(prev);
-        current = next;
-        cpu_acct_switch_task(&next->acct);
-        switch_context(&prev->ctx, &next->ctx, f);
+    check_stack(prev);
+    current = next;
+    if (__builtin_expect(cpu_acct_now.owner != next->charge, 0)) {
+        switch_acct(prev, next, f);
         return;
     }
-    irq_restore(f);
+    switch_context(&prev->ctx, &next->ctx, f);
 }
 
-/* schedule_locked, interrupts masked by f, the run queue's first entry
- * `next` is missing or finished: switch_to the next ready task (out of
- * line: the common switch makes no call that returns, so it keeps no
- * frame). */
-static __attribute__((noinline)) void schedule_slow(struct task *next, unsigned long f)
+/* sched_block, task_exit (task context), interrupts masked, the running
+ * task out of the ring: run the ring's first task, idling until there is
+ * one (the caller's own task, woken: no switch). A wake of the caller's
+ * task while it idled added it; a second is not kept for its next
+ * block. */
+static __attribute__((noinline)) void schedule_idle(unsigned long f)
 {
-    switch_to(next_ready(next), f);
-}
+    struct task *prev = current, *tail = rq_tail;
 
-/* sched_yield, sched_block, task_exit (task context), interrupts masked,
- * f the caller's irq_save flag (task_exit's 0), current->state already
- * set: run the next ready task (idling until there is one); interrupts
- * as f says once the caller's task runs again. */
-static inline __attribute__((always_inline)) void schedule_locked(unsigned long f)
-{
-    struct task *next = rq_pop();
-
-    if (__builtin_expect(!next || next->state == TASK_DONE, 0)) {
-        schedule_slow(next, f);
+    if (!tail) {
+        tail = idle_until_queued();
+        prev->woken = false;
+    }
+    struct task *next = tail->next;
+    if (next == prev) {
+        irq_restore(f);
         return;
     }
-    switch_to(next, f);
+    switch_to(prev, next, f);
+}
+
+/* sched_block, interrupts masked by f, cur the running task, in the
+ * ring (rq_tail->next): take it out and run the next ready task, idling
+ * until there is one. */
+static inline __attribute__((always_inline)) void leave_ring(struct task *cur, unsigned long f)
+{
+    struct task *next = cur->next;
+
+    cur->state = TASK_BLOCKED;
+    if (__builtin_expect(next == cur, 0)) {
+        rq_tail = 0;
+        schedule_idle(f);
+        return;
+    }
+    rq_tail->next = next;
+    switch_to(cur, next, f);
 }
 
 /* First code of every spawned task (interrupts masked by the scheduler). */
@@ -172,12 +196,13 @@ static void task_start(void)
     task_exit();
 }
 
-/* Any task: t set up to start entry(arg) on stack[words] on hart h. */
+/* Any task: t set up to start entry(arg) on stack[words] on hart h,
+ * charged to that hart's tasks' account. */
 void sched_task_setup(struct task *t, const char *name, void (*entry)(void *), void *arg,
                       uint64_t *stack, size_t words, unsigned h)
 {
-    *t = (struct task){ .name = name, .entry = entry, .arg = arg,
-                        .stack_lo = stack, .state = TASK_READY, .hart = (uint8_t)h };
+    *t = (struct task){ .name = name, .entry = entry, .arg = arg, .stack_lo = stack,
+                        .charge = hart_local_of(h, &cpu_acct_tasks), .hart = (uint8_t)h };
     stack_guard_init(stack);
     t->ctx.ra = (uint64_t)task_start;
     t->ctx.sp = (uint64_t)&stack[words] & ~15ULL;
@@ -189,52 +214,98 @@ void task_spawn(struct task *t, const char *name, void (*entry)(void *), void *a
 {
     sched_task_setup(t, name, entry, arg, stack, words, hart_self());
     unsigned long f = irq_save();
-    rq_push(t);
+    rq_add(t);
     irq_restore(f);
+}
+
+/* Any task, t of this hart. */
+void task_acct_own(struct task *t)
+{
+    unsigned long f = irq_save();
+    t->charge = &t->acct;
+    if (t == current)
+        cpu_acct_switch_task(&t->acct);
+    irq_restore(f);
+}
+
+/* sched_yield, sched_block, interrupts masked by f, cur the running
+ * task, in the ring (rq_tail->next): the tail moves onto it, and the
+ * task after it runs (none other: cur goes on). */
+static inline __attribute__((always_inline)) void rotate(struct task *cur, unsigned long f)
+{
+    struct task *next = cur->next;
+
+    cur->woken = false;
+    if (next == cur) {
+        irq_restore(f);
+        return;
+    }
+    rq_tail = cur;
+    switch_to(cur, next, f);
 }
 
 /* Any task. */
 void sched_yield(void)
 {
     unsigned long f = irq_save();
-    current->state = TASK_READY;
-    if (!current->queued)
-        rq_push(current);
-    schedule_locked(f);
+    rotate(current, f);
 }
 
-/* Any task. */
+/* sched_block, interrupts masked by f, the running task woken since it
+ * last ran: it yields (out of line, so that sched_block keeps no frame). */
+static __attribute__((noinline)) void block_woken(unsigned long f)
+{
+    rotate(current, f);
+}
+
+/* Any task: woken since it last ran, it yields; otherwise it leaves the
+ * ring until a wake adds it again. */
 void sched_block(void)
 {
     unsigned long f = irq_save();
-    current->state = TASK_BLOCKED;
-    schedule_locked(f);
+    struct task *cur = current;
+
+    if (__builtin_expect(cur->woken, 0)) {
+        block_woken(f);
+        return;
+    }
+    leave_ring(cur, f);
 }
 
-/* Any task. */
+/* Any task; or one task_abort_from_isr sent here, which may have been
+ * blocked (its hart idling on its stack) and woken since, anywhere in
+ * the ring. */
 void task_exit(void)
 {
     irq_save();
-    current->state = TASK_DONE;
-    schedule_locked(0);
-    panic("finished task %s resumed", current->name);
+    struct task *cur = current;
+    if (cur->state == TASK_QUEUED)
+        rq_remove(cur);
+    cur->state = TASK_DONE;
+    schedule_idle(0);
+    panic("finished task %s resumed", cur->name);
 }
 
-/* Any task: end t, a task of this hart that is not the running task;
- * later wakes of it are ignored and a queued entry is skipped. */
+/* Any task or interrupt handler (task_abort_from_isr): end t, a task of
+ * this hart that is not the running task: out of the ring, and later
+ * wakes of it are ignored. */
 void task_kill(struct task *t)
 {
     if (t->hart != hart_self())
         panic("task_kill: task %s belongs to hart %u, not %u", t->name, t->hart, hart_self());
     unsigned long f = irq_save();
-    if (t != current)
+    if (t != current) {
+        if (t->state == TASK_QUEUED)
+            rq_remove(t);
         t->state = TASK_DONE;
+    }
     irq_restore(f);
 }
 
 /* Interrupt handler, interrupts masked: end task t, which has overrun
  * (a watchdog). The task the interrupt stopped is sent to task_exit()
- * when the interrupt returns (it may be spinning, interrupts on): the
+ * when the interrupt returns (it may be spinning, interrupts on, or
+ * blocked, its hart idling on its stack): the
  * trap's return address, which trap_entry leaves in epc (handlers do not
  * nest); any other is killed (blocked or ready). */
 void task_abort_from_isr(struct task *t)
@@ -245,12 +316,15 @@ void task_abort_from_isr(struct task *t)
         task_kill(t);
 }
 
-/* Interrupts masked, this hart's task t: queue it unless it is queued
- * or finished. */
+/* Interrupts masked, this hart's task t: add it to the ring unless it
+ * is in it or finished; the running task keeps the wake for its next
+ * sched_block. */
 void sched_wake_local(struct task *t)
 {
-    if (!t->queued && t->state != TASK_DONE)
-        rq_push(t);
+    if (__builtin_expect(t->state == TASK_BLOCKED, 1))
+        rq_add(t);
+    else if (t == current)        /* (a finished task never runs unmasked) */
+        t->woken = true;
 }
 
 /* Any context (task or ISR): a task of another hart goes through that
@@ -296,7 +370,7 @@ int task_spawn_on(unsigned h, struct task *t, const char *name, void (*entry)(vo
     }
     harts_share(true);                 /* before the task can run: its hart's calls lock */
     sched_task_setup(t, name, entry, arg, stack, words, h);
-    sched_wake_remote(t);              /* READY and not queued: hart h queues it */
+    sched_wake_remote(t);              /* BLOCKED: hart h adds it to its ring */
     return 0;
 }
 

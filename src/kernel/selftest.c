@@ -118,7 +118,7 @@ int selftest_wakers(void)
     flag_check(true);
     ok &= runs == 1;
     waker_wake(&w);
-    waker_wake(&w);                       /* same task: enqueued once */
+    waker_wake(&w);                       /* same task: added once */
     sched_yield();
     flag_check(true);
     ok &= runs == 2;
@@ -138,10 +138,68 @@ int selftest_wakers(void)
     ok &= tasks[0].state == TASK_DONE;
     waker_wake(&w);                       /* finished: ignored */
     sched_yield();
-    ok &= runs == 3 && !tasks[0].queued && flag_errors == 0;
+    ok &= runs == 3 && tasks[0].state == TASK_DONE && flag_errors == 0;
     printf("selftest=wakers runs=%u state=%d flag_errors=%u\n", runs, tasks[0].state,
            flag_errors);
     return ok;
+}
+
+#define RING_ROUNDS 3
+
+static char ring_trace[ST_TASKS * RING_ROUNDS + 1];
+static unsigned ring_len;
+
+/* Ring task: note its letter, yield, RING_ROUNDS times. */
+static void ring_member(void *arg)
+{
+    for (int r = 0; r < RING_ROUNDS; r++) {
+        ring_trace[ring_len++] = (char)(uintptr_t)arg;
+        sched_yield();
+    }
+}
+
+/* Main task: whether a block after a wake of the running task that a
+ * yield (or an idle wait) consumed still blocks until its timer. */
+static bool blocks_until_timer(void)
+{
+    return sched_block_until(clock_now_ns() + ST_IDLE_NS) == -ETIMEDOUT;
+}
+
+/* Main task: the run ring: tasks run in the order they were added, a
+ * killed queued task never runs, a wake of the running task is consumed
+ * by its yield, and two wakes while its hart idles on it count once;
+ * a task given its own account (A) is charged there, the others (B) go
+ * to their hart's shared one. */
+int selftest_ring(void)
+{
+    struct waker me = waker_current();
+    struct timer t[2] = { 0 };
+
+    for (unsigned i = 0; i < 4; i++)
+        task_spawn(&tasks[i], "ring", ring_member, (void *)(uintptr_t)('A' + i), stacks[i],
+                   ST_STACK_WORDS);
+    task_kill(&tasks[3]);                 /* D: queued, never runs */
+    task_acct_own(&tasks[0]);
+    while (tasks[0].state != TASK_DONE || tasks[1].state != TASK_DONE ||
+           tasks[2].state != TASK_DONE)
+        sched_yield();
+    waker_wake(&me);                      /* kept while it runs ... */
+    sched_yield();                        /* ... and consumed here */
+    bool yield_consumed = blocks_until_timer();
+    uint64_t d = clock_now_ns() + ST_IDLE_NS;
+    timer_arm(&t[0], d, me);              /* two wakes in one interrupt, */
+    timer_arm(&t[1], d, me);              /* the hart idling on this task */
+    sched_block();
+    bool idle_once = blocks_until_timer();
+    timer_cancel(&t[0]);                  /* (fired, unless the block returned early) */
+    timer_cancel(&t[1]);
+    bool own = tasks[0].acct.instret > 0, shared = tasks[1].acct.instret > 0;
+    printf("selftest=ring order=%s killed_ran=%d yield_consumed=%d idle_once=%d own_acct=%d "
+           "shared_acct=%d\n", ring_trace,
+           tasks[3].state != TASK_DONE || strchr(ring_trace, 'D') != NULL, yield_consumed,
+           idle_once, own, shared);
+    return strcmp(ring_trace, "ABCABCABC") == 0 && !strchr(ring_trace, 'D') && yield_consumed &&
+           idle_once && own && !shared;
 }
 
 static volatile unsigned fired_count;

@@ -54,6 +54,7 @@ static void worker(void *arg)
     struct hart_fig *f = &figs[(unsigned)(uintptr_t)arg];
     struct task *me = sched_current();
 
+    task_acct_own(me);                   /* f->worker reads its account */
     cpu_acct_read(&f->a);
     uint64_t own = me->acct.instret;
     for (unsigned i = 0; i < SMP_INCREMENTS; i++) {

@@ -39,6 +39,7 @@ struct fk_task {
     struct task *tk;             /* what the kernel's code sees: &own, or task_spawn's */
     bool daemon;                 /* task_spawn's: never joined */
     struct fk_task *rq_next;     /* run-queue link */
+    bool queued;                 /* in the run queue: wakes queue it once */
     ucontext_t uc;
     void *stack;                 /* NULL: main's, the process stack */
     const void *asan_bottom;     /* the stack as ASan knows it */
@@ -61,7 +62,7 @@ static void rq_push(struct fk_task *t)
     else
         rq_head = t;
     rq_tail = t;
-    t->tk->queued = true;
+    t->queued = true;
 }
 
 /* Interrupts masked: the first ready task, or NULL. */
@@ -72,7 +73,7 @@ static struct fk_task *rq_pop(void)
         rq_head = t->rq_next;
         if (!rq_head)
             rq_tail = 0;
-        t->tk->queued = false;
+        t->queued = false;
     }
     return t;
 }
@@ -97,7 +98,7 @@ void fk_tasks_reset(void)
     const void *bottom = tasks[0].asan_bottom;
     size_t size = tasks[0].asan_size;
     struct cpu_acct acct = tasks[0].own.acct;
-    tasks[0] = (struct fk_task){ .own = { .name = "main", .state = TASK_RUNNING, .acct = acct },
+    tasks[0] = (struct fk_task){ .own = { .name = "main", .state = TASK_QUEUED, .acct = acct },
                                  .asan_bottom = bottom, .asan_size = size };
     tasks[0].tk = &tasks[0].own;
     ntasks = 1;
@@ -135,7 +136,7 @@ static void schedule(void)
         if (n && n->tk->state == TASK_DONE)
             continue;                       /* (a finished task may have been woken) */
         if (n) {
-            n->tk->state = TASK_RUNNING;
+            n->tk->state = TASK_QUEUED;
             if (n != cur)
                 switch_to(n);
             return;
@@ -172,7 +173,7 @@ static void spawn(struct task *k, const char *name, void (*entry)(void *), void 
     *t = (struct fk_task){ .daemon = daemon, .entry = entry, .arg = arg,
                            .stack = malloc(FK_STACK_BYTES), .asan_size = FK_STACK_BYTES };
     t->tk = k ? k : &t->own;
-    *t->tk = (struct task){ .name = name, .entry = entry, .arg = arg, .state = TASK_READY };
+    *t->tk = (struct task){ .name = name, .entry = entry, .arg = arg, .state = TASK_QUEUED };
     if (!t->stack || getcontext(&t->uc))
         fu_fatal("spawn of %s: no stack", name);
     t->asan_bottom = t->stack;
@@ -204,6 +205,13 @@ void task_spawn(struct task *t, const char *name, void (*entry)(void *), void *a
     spawn(t, name, entry, arg, true);
 }
 
+/* The driver (the copier's init), boot task main: every fake task has
+ * its own account already (switch_to charges it). */
+void task_acct_own(struct task *t)
+{
+    (void)t;
+}
+
 /* Task main: block until the test's spawned tasks have all returned. */
 void fk_tasks_join(void)
 {
@@ -223,7 +231,7 @@ void waker_wake(const struct waker *w)
         return;
     unsigned long f = irq_save();
     struct fk_task *t = fk_of(w->task);
-    if (!t->tk->queued && t->tk->state != TASK_DONE) {
+    if (!t->queued && t->tk->state != TASK_DONE) {
         fk_st.wakes++;
         rq_push(t);
     }
@@ -235,8 +243,8 @@ void sched_yield(void)
 {
     unsigned long f = irq_save();
     fk_st.yields++;
-    cur->tk->state = TASK_READY;
-    if (!cur->tk->queued)
+    cur->tk->state = TASK_QUEUED;
+    if (!cur->queued)
         rq_push(cur);
     schedule();
     irq_restore(f);

@@ -29,7 +29,7 @@ static struct ft_task *task_new(struct task *k, unsigned h, const char *name,
         ft_fatal("spawn of %s: at most %u tasks, harts 0..%u", name, FT_TASKS, FT_HARTS - 1);
     struct ft_task *t = &tasks[ntasks++];
     t->tk = k ? k : &t->own;
-    *t->tk = (struct task){ .name = name, .entry = entry, .arg = arg, .state = TASK_READY,
+    *t->tk = (struct task){ .name = name, .entry = entry, .arg = arg, .state = TASK_QUEUED,
                             .hart = (uint8_t)h };
     t->hart = h;
     t->test = test;
@@ -68,7 +68,8 @@ static void watchdog_dump(void)
     void AnnotateIgnoreReadsBegin(const char *file, int line);
     void AnnotateIgnoreReadsEnd(const char *file, int line);
     AnnotateIgnoreReadsBegin(__FILE__, __LINE__);
-    static const char *states[] = { "ready", "running", "blocked", "done" };
+    static const char *states[] = { [TASK_BLOCKED] = "blocked",
+                                    [TASK_QUEUED] = "ready or running", [TASK_DONE] = "done" };
     for (unsigned i = 1; i < ntasks; i++)
         if (tasks[i].test && !__atomic_load_n(&tasks[i].done, __ATOMIC_ACQUIRE))
             fprintf(stderr, "  hart %u task %s: %s\n", tasks[i].hart, tasks[i].tk->name,
@@ -77,7 +78,7 @@ static void watchdog_dump(void)
         unsigned st = (unsigned)tasks[i].tk->state;
         const char *at = __atomic_load_n(&tasks[i].sched, __ATOMIC_RELAXED);
         fprintf(stderr, "  task %s (hart %u): %s, woken %d%s%s\n", tasks[i].tk->name,
-                tasks[i].hart, st < 4 ? states[st] : "?", tasks[i].woken, at ? ", " : "",
+                tasks[i].hart, st <= TASK_DONE ? states[st] : "?", tasks[i].woken, at ? ", " : "",
                 at ? at : "");
     }
     for (unsigned i = 0; i < FT_HARTS; i++) {
@@ -105,6 +106,13 @@ void task_spawn(struct task *t, const char *name, void (*entry)(void *), void *a
     task_new(t, hart_self(), name, entry, arg, false);
 }
 
+/* The driver (the copier's init), boot task: every fake task has its
+ * own account already (its thread charges it). */
+void task_acct_own(struct task *t)
+{
+    (void)t;
+}
+
 /* A task's thread: its entry on its hart, interrupts enabled. */
 static void *task_main(void *arg)
 {
@@ -112,7 +120,7 @@ static void *task_main(void *arg)
     ft_cur = t;
     ft_thread_setup(t->hart, true, &t->tk->acct);
     ft_hart_take(&ft_harts[t->hart], t->tk->name);
-    t->tk->state = TASK_RUNNING;
+    t->tk->state = TASK_QUEUED;
     t->entry(t->arg);
     ft_step("returned");
     ft_hart_give(&ft_harts[t->hart]);
@@ -219,7 +227,7 @@ void sched_block(void)
     __atomic_store_n(&t->sched, "woken, waits for its hart", __ATOMIC_RELAXED);
     ft_hart_take(h, t->tk->name);
     __atomic_store_n(&t->sched, NULL, __ATOMIC_RELAXED);
-    t->tk->state = TASK_RUNNING;
+    t->tk->state = TASK_QUEUED;
 }
 
 /* Any task: let the hart's other threads run. */

@@ -31,7 +31,7 @@ uint8_t take8(void) { return take8_or(0); }
 /* ---- the fake kernel: time, interrupt registration, blocking ------------ */
 
 struct host_csr host_csr;
-static struct task main_task = { .name = "fuzz", .state = TASK_RUNNING };
+static struct task main_task = { .name = "fuzz", .state = TASK_QUEUED };
 irq_handler_t handler;
 static void *handler_arg;
 bool woken, in_isr;
