@@ -323,7 +323,7 @@ void sched_wake_local(struct task *t)
 {
     if (__builtin_expect(t->state == TASK_BLOCKED, 1))
         rq_add(t);
-    else if (t == current)        /* (a finished task never runs unmasked) */
+    else if (t == current)        /* (a finished one idling: schedule_idle clears it) */
         t->woken = true;
 }
 

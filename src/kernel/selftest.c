@@ -158,11 +158,16 @@ static void ring_member(void *arg)
     }
 }
 
-/* Main task: whether a block after a wake of the running task that a
- * yield (or an idle wait) consumed still blocks until its timer. */
-static bool blocks_until_timer(void)
+/* Main task, interrupts masked (so the timer cannot fire before the
+ * block): whether sched_block blocks until a timer ST_IDLE_NS away,
+ * the hart idling on this task, rather than returning at once. */
+static bool blocks_until_timer(struct waker me)
 {
-    return sched_block_until(clock_now_ns() + ST_IDLE_NS) == -ETIMEDOUT;
+    struct timer t = { 0 };
+
+    timer_arm(&t, clock_now_ns() + ST_IDLE_NS, me);
+    sched_block();
+    return !timer_cancel(&t);             /* it fired: the block waited */
 }
 
 /* Main task: the run ring: tasks run in the order they were added, a
@@ -183,16 +188,17 @@ int selftest_ring(void)
     while (tasks[0].state != TASK_DONE || tasks[1].state != TASK_DONE ||
            tasks[2].state != TASK_DONE)
         sched_yield();
+    unsigned long f = irq_save();
     waker_wake(&me);                      /* kept while it runs ... */
     sched_yield();                        /* ... and consumed here */
-    bool yield_consumed = blocks_until_timer();
+    bool yield_consumed = blocks_until_timer(me);
     uint64_t d = clock_now_ns() + ST_IDLE_NS;
     timer_arm(&t[0], d, me);              /* two wakes in one interrupt, */
     timer_arm(&t[1], d, me);              /* the hart idling on this task */
     sched_block();
-    bool idle_once = blocks_until_timer();
-    timer_cancel(&t[0]);                  /* (fired, unless the block returned early) */
-    timer_cancel(&t[1]);
+    bool both_fired = !timer_cancel(&t[0]) && !timer_cancel(&t[1]);
+    bool idle_once = both_fired && blocks_until_timer(me);
+    irq_restore(f);
     bool own = tasks[0].acct.instret > 0, shared = tasks[1].acct.instret > 0;
     printf("selftest=ring order=%s killed_ran=%d yield_consumed=%d idle_once=%d own_acct=%d "
            "shared_acct=%d\n", ring_trace,
