@@ -303,24 +303,11 @@ static int drain_reach(struct uart_port *p, uint64_t deadline, uint64_t *at)
     }
 }
 
-/* uart_be_drain, task: until TEMT is due (due, after now): sleep to
- * DRAIN_LEAD_NS before it, then poll the transmitter; whether it was
- * seen empty. */
-static bool temt_by(struct uart_port *p, uint64_t due, uint64_t now)
-{
-    sleep_until(due - (due - now < DRAIN_LEAD_NS ? due - now : DRAIN_LEAD_NS));
-    while (clock_now_ns() < due)
-        if (uart_lower.tx_empty(&p->hw))
-            return true;
-    return false;
-}
-
 /* Task, any hart: tcdrain: every byte written before the call has left
  * the wire. Once the engine holds none of them and the FIFO emptied (a
- * 16550 has no "shifter empty" interrupt), sleep until just before the
- * last stop bit is due and poll TEMT (where the IP has it) from there,
- * and so each character time after, a few character times at most; if
- * other writers' bytes follow after the FIFO emptied (a
+ * 16550 has no "shifter empty" interrupt), sleep until the last stop bit
+ * is due and confirm TEMT (where the IP has it), a few character times
+ * at most; if other writers' bytes follow after the FIFO emptied (a
  * writer on another hart), TEMT may not come soon, but the caller's last
  * byte left the shifter one character after the FIFO emptied. Bounded
  * by the queued bytes' line time twice over plus a margin (unless the
@@ -350,8 +337,7 @@ int uart_be_drain(void)
         else {
             port_ctr_add(&p->ctr.drain_timer_waits, 1);
             uint64_t due = empty_ns + (uint64_t)(t + 1) * char_ns, now = clock_now_ns();
-            if (temt_by(p, due > now ? due : now + char_ns, now))
-                return 0;
+            sleep_until(due > now ? due : now + char_ns);
         }
     }
     if (rc < 0)

@@ -181,10 +181,6 @@ static inline uint64_t port_tx_in(const struct uart_port *p)
 #define DRAIN_FIFO_EMPTY 1        /* nothing queued, the FIFO emptied at a time */
 #define DRAIN_WAIT       2        /* not yet: wait (the engine's event is armed) */
 #define DRAIN_LOOK       3        /* the engine knows nothing: read the transmitter */
-/* tcdrain wakes this long before TEMT is due and polls it from there
- * (tty.c): the timer's wake-up path and the lateness of the FIFO-empty
- * time the drain sleeps from would otherwise come after the stop bit. */
-#define DRAIN_LEAD_NS    1500ULL
 
 /* tcdrain's view of an engine's TX (drain_view): the engine holds
  * nothing when out is tx_in and it is not busy. */
