@@ -72,8 +72,7 @@ void sched_hart_init(void *boot_stack_lo, const char *name)
     m->stack_lo = boot_stack_lo;
     stack_guard_init(m->stack_lo);
     current = m;
-    rq_tail = 0;
-    rq_add(m);
+    rq_add(m);                    /* (rq_tail starts NULL: a hart's TLS starts zeroed) */
 }
 
 /* Boot, hart 0, interrupts masked. */
