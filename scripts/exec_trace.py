@@ -104,7 +104,9 @@ def trace_pcs(trace):
     rewound execution of TB to <its start>`): what came before the access
     ran, and a block of the access alone follows. A block rewound at its
     first instruction ran nothing and is left out; one rewound further in
-    ends where the next starts (executed())."""
+    ends where the next starts (executed()). A block logged and then not
+    entered (`Stopped execution of TB chain before ... [<its start>]`: the
+    instruction budget ran out at its start) ran nothing either."""
     pcs, rewound = [], False
     with open(trace, encoding="utf-8", errors="replace") as f:
         for line in f:
@@ -117,6 +119,10 @@ def trace_pcs(trace):
                 rewound = False
             elif line.startswith("cpu_io_recompile: rewound") and pcs:
                 rewound = True
+            elif line.startswith("Stopped execution of TB chain before") and pcs:
+                m = re.search(r"\[([0-9a-f]+)\]", line)
+                if m and int(m.group(1), 16) == pcs[-1]:
+                    pcs.pop()
     return pcs
 
 

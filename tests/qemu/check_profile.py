@@ -9,7 +9,9 @@
 - trace_pcs(), on a made-up trace: a block QEMU rewound at an I/O access
   that is its first instruction (the block of the access alone follows,
   at the same address) ran nothing and is left out; one rewound at an
-  access further in stays (it ran up to the access).
+  access further in stays (it ran up to the access); a block logged and
+  then not entered (its chain stopped before it: the instruction budget
+  ran out) ran nothing and is left out.
 - On a quick image: the refill window of S41 (every trap that ran the
   async engine's TX interrupt) and the write-drain window of S20; each
   profile adds up (its functions' and its files' counts both give the
@@ -28,6 +30,7 @@ from exec_trace import executed, trace_pcs  # noqa: E402
 
 TB = "Trace 0: 0x7f0 [0000000000000000/%016x/0020f001/%s]\n"
 REWOUND = "cpu_io_recompile: rewound execution of TB to %016x\n"
+STOPPED = "Stopped execution of TB chain before 0x7f0 [%016x] \n"
 
 
 def unit(errors):
@@ -44,11 +47,13 @@ def unit(errors):
 
 
 def parse(errors, tmp):
-    """trace_pcs() on two made-up traces."""
+    """trace_pcs() on three made-up traces."""
     cases = [(TB % (0, "ff020200") + TB % (8, "ff020200") + REWOUND % 8 + TB % (8, "ff038201") +
               TB % (12, "ff020200"), [0, 8, 12], "an access first in its block"),
              (TB % (0, "ff020200") + REWOUND % 0 + TB % (6, "ff038201") + TB % (0, "ff020200"),
-              [0, 6, 0], "an access further in")]
+              [0, 6, 0], "an access further in"),
+             (TB % (0, "ff020200") + TB % (8, "ff020200") + STOPPED % 8 + TB % (8, "ff02020a") +
+              TB % (12, "ff020200"), [0, 8, 12], "a block logged, then not entered")]
     for text, want, what in cases:
         path = os.path.join(tmp, "trace")
         with open(path, "w") as fh:
