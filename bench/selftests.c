@@ -23,7 +23,7 @@ static const struct {
     { "wakers", selftest_wakers },           { "busy-irq", selftest_busy_irq },
     { "acct", selftest_acct },               { "rx-overrun", selftest_rx_overrun },
     { "writers", selftest_writers },         { "smp", selftest_smp },
-    { "ring", selftest_ring },
+    { "ring", selftest_ring },               { "lead", selftest_lead },
 };
 
 #define NTESTS (sizeof tests / sizeof tests[0])

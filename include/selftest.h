@@ -10,6 +10,7 @@ int selftest_stack_overflow(void);   /* a broken stack guard panics (never retur
 int selftest_wakers(void);           /* repeated wakes add a task once */
 int selftest_ring(void);             /* the run ring's order, kills, kept wakes */
 int selftest_busy_irq(void);         /* interrupts in a busy loop, errno kept */
+int selftest_lead(void);             /* sleep_until_early back at its deadline */
 /* The application's (bench/): they drive the driver and the POSIX layer. */
 int selftest_acct(void);             /* CPU accounting exact to the instruction */
 int selftest_posix(void);            /* POSIX error cases */

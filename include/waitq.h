@@ -54,5 +54,16 @@ int sched_block_until(uint64_t deadline_ns);
  * for a deadline in the past). */
 void sleep_until(uint64_t deadline_ns);
 void sleep_for(uint64_t ns);
+/* Any task: sleep to about deadline_ns, woken early by the least time a
+ * wake-up took at boot (sleep_lead_measure), so that the caller runs
+ * again at deadline_ns or a little after it, not a whole wake-up later.
+ * Where a wake-up runs faster than the boot's least it returns a little
+ * early: the caller checks what it waited for. */
+void sleep_until_early(uint64_t deadline_ns);
+/* Boot, hart 0, the boot task alone, interrupts on: measure
+ * sleep_until_early's lead (until then it sleeps to the deadline). */
+void sleep_lead_measure(void);
+/* Any context: the lead sleep_until_early wakes by. */
+uint64_t sleep_lead_ns(void);
 
 #endif

@@ -17,6 +17,7 @@
 #include "scheduler.h"
 #include "timer.h"
 #include "trap.h"
+#include "waitq.h"
 
 extern uint64_t __stack_bottom[];
 extern const kernel_app_fn __kernel_app_start[];   /* sections.ld: exactly one */
@@ -66,6 +67,7 @@ void kmain(unsigned long hartid, const void *fdt)
     ctx.peer = oppoint_peer();
     boot_hooks_run(BOOT_MODEL, &ctx);
     irq_enable();
+    sleep_lead_measure();
     boot_hooks_run(BOOT_DRIVER, &ctx);
     boot_hooks_run(BOOT_IO, &ctx);
     harts_release();                   /* the other harts idle in their schedulers */

@@ -18,6 +18,7 @@
 #define ST_BUSY_STEP_NS 50000ULL
 #define ST_ERRNO_MARK   4321
 #define ST_IDLE_NS      20000ULL
+#define ST_LEAD_PHASES  8
 
 static struct task tasks[ST_TASKS];
 static uint64_t stacks[ST_TASKS][ST_STACK_WORDS];
@@ -206,6 +207,33 @@ int selftest_ring(void)
            idle_once, own, shared);
     return strcmp(ring_trace, "ABCABCABC") == 0 && !strchr(ring_trace, 'D') && yield_consumed &&
            idle_once && own && !shared;
+}
+
+/* Main task: sleep_until_early wakes the boot's measured lead early, so
+ * that it is back at its deadline or a little after it (under icount
+ * never before: the boot's least wake-up is the least), sooner than a
+ * plain sleep, which is back a whole wake-up after it; deadlines at
+ * ST_LEAD_PHASES points of a tick of the clock. */
+int selftest_lead(void)
+{
+    uint64_t tick = clock_ticks_to_ns(1), lead = sleep_lead_ns(), plain_min = UINT64_MAX;
+    int64_t early_min = INT64_MAX, early_max = INT64_MIN;
+
+    for (unsigned i = 0; i < ST_LEAD_PHASES; i++) {
+        uint64_t d = clock_now_ns() + ST_IDLE_NS + i * tick / ST_LEAD_PHASES;
+        sleep_until(d);
+        uint64_t plain = clock_now_ns() - d;
+        plain_min = plain < plain_min ? plain : plain_min;
+        d = clock_now_ns() + ST_IDLE_NS + i * tick / ST_LEAD_PHASES;
+        sleep_until_early(d);
+        int64_t early = (int64_t)(clock_now_ns() - d);
+        early_min = early < early_min ? early : early_min;
+        early_max = early > early_max ? early : early_max;
+    }
+    printf("selftest=lead tick_ns=%llu lead_ns=%llu plain_min_ns=%llu early_min_ns=%lld "
+           "early_max_ns=%lld\n", (unsigned long long)tick, (unsigned long long)lead,
+           (unsigned long long)plain_min, (long long)early_min, (long long)early_max);
+    return lead > 0 && early_min >= 0 && (uint64_t)early_max < plain_min;
 }
 
 static volatile unsigned fired_count;

@@ -13,6 +13,10 @@
 #include "timer.h"
 #include "waitq.h"
 
+/* sleep_lead_measure's sleeps: each long enough to block (10 us). */
+#define WAKE_LEAD_SLEEPS 4
+#define WAKE_LEAD_STEP_NS 10000U
+
 /* q_lock and q_unlock, harts sharing the queues: the lock itself, out
  * of line, so the one-hart path stays a load and a branch. */
 static __attribute__((noinline)) void q_spin_lock(struct waitq *q)
@@ -138,6 +142,38 @@ void sleep_until(uint64_t deadline_ns)
 {
     while (clock_now_ns() < deadline_ns)
         sched_block_until(deadline_ns);
+}
+
+/* sleep_until_early's lead (0 until sleep_lead_measure: plain sleeps). */
+static uint64_t wake_lead_ns;
+
+/* Boot, hart 0, the boot task alone, interrupts on (kmain): how late,
+ * at the least, a sleep returns after its deadline (the timer's
+ * interrupt, the wake, the way back to the caller), over a few sleeps
+ * to tick-aligned deadlines: what sleep_until_early wakes early by. The
+ * clock floors to its ticks, so the lead is at most the real least. */
+void sleep_lead_measure(void)
+{
+    uint64_t least = UINT64_MAX;
+    for (int i = 0; i < WAKE_LEAD_SLEEPS; i++) {
+        uint64_t deadline = clock_now_ns() + WAKE_LEAD_STEP_NS;
+        sleep_until(deadline);
+        uint64_t late = clock_now_ns() - deadline;
+        least = late < least ? late : least;
+    }
+    wake_lead_ns = least;
+}
+
+/* Any context (selftest=lead): the lead, 0 before sleep_lead_measure. */
+uint64_t sleep_lead_ns(void)
+{
+    return wake_lead_ns;
+}
+
+/* Any task (uart_be_drain's wait for the last stop bit). */
+void sleep_until_early(uint64_t deadline_ns)
+{
+    sleep_until(deadline_ns - wake_lead_ns);
 }
 
 /* Any task. */

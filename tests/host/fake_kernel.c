@@ -39,6 +39,7 @@ static struct {
     uint64_t point_rng;         /* fk_irq_schedule: seeded generator */
     unsigned point_per_mille;   /* ... and the share of points taken */
     uint64_t spin_ns;           /* fake time per spin-loop hint */
+    uint64_t wake_ns;           /* fake time from a timer's expiry to its task */
 } k;
 
 struct fk_stats fk_st;
@@ -61,6 +62,7 @@ void fk_init(void)
 void fk_set_budget(uint64_t ns) { fu_set_time_limit(fu_now() + ns); }
 void fk_set_storm_limit(unsigned n) { k.storm_limit = n; }
 void fk_set_spin_ns(uint64_t ns) { k.spin_ns = ns; }
+void fk_set_wake_ns(uint64_t ns) { k.wake_ns = ns; }
 uint32_t fk_irq_number(void) { return k.irq; }
 const struct fk_stats *fk_stats(void) { return &fk_st; }
 
@@ -218,7 +220,8 @@ static void fire_timers(bool callbacks_only)
 }
 
 /* The scheduler (fake_tasks.c), nothing ready: advance fake time to the
- * next event (UART or timer) and expire the timers due. */
+ * next event (UART or timer) and expire the timers due; a timer that
+ * expired wakes its task wake_ns later. */
 void fk_step(void)
 {
     uint64_t t = fu_next_event(), d = next_deadline();
@@ -228,7 +231,10 @@ void fk_step(void)
         fu_fatal("task blocked with no UART event or timer pending: it "
                  "would sleep forever");
     fu_advance_to(t);
+    uint64_t fired = fk_st.timers_fired;
     fire_timers(false);
+    if (k.wake_ns && fk_st.timers_fired != fired)
+        fu_advance_to(fu_now() + k.wake_ns);
 }
 
 /* ---- timers ----------------------------------------------------------------- */

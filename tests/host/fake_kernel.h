@@ -60,6 +60,9 @@ void fk_idle_until(uint64_t t);
 /* Fake time each spin-loop hint (cpu_spin_hint) takes, 0 at fk_init;
  * every hint also counts one instruction (fa_work). */
 void fk_set_spin_ns(uint64_t ns);
+/* Fake time from a timer's expiry in an idle step to the woken task's
+ * run (a wake-up's cost), 0 at fk_init. */
+void fk_set_wake_ns(uint64_t ns);
 /* Handler runs allowed in one delivery before it counts as a storm. */
 void fk_set_storm_limit(unsigned n);
 /* The registered IRQ number (0: none) and the stats. */

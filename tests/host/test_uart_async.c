@@ -18,6 +18,7 @@
 #include "uart_16550.h"
 #include "uart_backend.h"
 #include "uart_port.h"
+#include "waitq.h"
 
 /* 1. Random write sizes, random drains and pauses: bytes out == bytes in. */
 static void test_integrity(unsigned depth)
@@ -90,6 +91,25 @@ static void test_drain_timing(unsigned depth)
     uint64_t reads = fu_stats()->reads;
     drain_checked("drain reads");
     CHECK_EQ(fu_stats()->reads - reads, (LOWER_DW ? 4U : 3U) + (depth == 1));
+    /* Another byte, into the transmitter idle again: the write's store
+     * is the drain's start (the look reads nothing), so the drain reads
+     * TEMT alone, before its sleep and after it, and is back one access
+     * after the stop bit. */
+    fill_random(buf, 1);
+    write_all(buf, 1);
+    reads = fu_stats()->reads;
+    drain_checked("idle drain reads");
+    CHECK_EQ(fu_stats()->reads - reads, 2U);
+    CHECK_EQ(fu_now() - fu_out_buf()[fu_out_count() - 1].t_ns, ACCESS_NS);
+    /* Two bytes back to back: the second finds the shifter still busy
+     * with the first, so the drain's start is not its store, and the
+     * drain's one sleep ends at the second's stop bit. */
+    fill_random(buf, 2);
+    write_all(buf, 1);
+    write_all(buf + 1, 1);
+    uint64_t waits = counters().drain_timer_waits;
+    drain_checked("back to back");
+    CHECK_EQ(counters().drain_timer_waits - waits, 1U);
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         if (!sizes[i])
             continue;
@@ -100,6 +120,38 @@ static void test_drain_timing(unsigned depth)
         CHECK(fu_now() - start >= sizes[i] * char_ns());
     }
     check_output("drain timing");
+}
+
+/* 3b. The drain's wait wakes early by the lead measured at boot: with
+ * wake-ups as slow as at the measure, its look at TEMT comes as the
+ * stop bit ends; with faster ones the look comes early, finds the
+ * shifter busy, and the drain looks again at the stop bit. */
+static void test_drain_lead(unsigned depth)
+{
+    const uint64_t wake = 3 * ACCESS_NS;
+    uint8_t b = 0x5A;
+
+    setup(depth);
+    fk_set_wake_ns(wake);
+    sleep_lead_measure();
+    CHECK_EQ(sleep_lead_ns(), wake);
+    write_all(&b, 1);
+    drain_checked("lead: the first byte");
+    write_all(&b, 1);                    /* the transmitter idle: the store anchors */
+    uint64_t reads = fu_stats()->reads;
+    drain_checked("lead");
+    CHECK_EQ(fu_stats()->reads - reads, 2U);
+    CHECK_EQ(fu_now() - fu_out_buf()[fu_out_count() - 1].t_ns, ACCESS_NS);
+    fk_set_wake_ns(wake / 3);
+    write_all(&b, 1);
+    reads = fu_stats()->reads;
+    drain_checked("lead: faster wake-ups");
+    CHECK_EQ(fu_stats()->reads - reads, 3U);
+    CHECK_EQ(fu_now() - fu_out_buf()[fu_out_count() - 1].t_ns, wake / 3 + ACCESS_NS);
+    fk_set_wake_ns(0);
+    sleep_lead_measure();                /* no lead for the tests after */
+    CHECK_EQ(sleep_lead_ns(), 0U);
+    check_output("drain lead");
 }
 
 /* 4. A writer bigger than the ring blocks, resumes, and loses nothing. */
@@ -329,6 +381,7 @@ int main(void)
         test_integrity(depths[d]);
         test_thre_batching(depths[d]);
         test_drain_timing(depths[d]);
+        test_drain_lead(depths[d]);
         test_ring_full_writer(depths[d]);
         test_nonblock_full(depths[d]);
         test_rx(depths[d]);

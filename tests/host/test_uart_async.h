@@ -23,6 +23,7 @@
 #define UART_TX_RING_SIZE (64U * 1024U)   /* engine_async.c's default */
 #endif
 #define IRQ 18
+#define ACCESS_NS 50U                     /* setup()'s fake time per register access */
 #define NS_PER_MS 1000000ULL
 
 extern struct uart_cfg cfg;               /* the UART under test */

@@ -52,7 +52,7 @@ void setup(unsigned depth)
     struct uart_info info;
 
     cfg = lower_cfg(depth);
-    lower_fake_init(&cfg, depth, 50);
+    lower_fake_init(&cfg, depth, ACCESS_NS);
     uart_port = (struct uart_port){ 0 };
     CHECK_EQ(uart_be_hw_init(&cfg), 0);
     CHECK_EQ(uart_be_init(IRQ), 0);

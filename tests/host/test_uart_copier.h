@@ -30,7 +30,6 @@
 #define CP_TEMT_POLLS 256U            /* TEMT reads after a chunk */
 #define CP_NAPI       16U             /* non-empty reads before polling mode */
 #define CP_NAPI_BATCH 64U             /* RX batch in polling mode */
-#define ACCESS_NS     50U             /* setup()'s fake time per register access */
 
 /* The access hook's work (copier_hook): instructions charged per call
  * (two calls, one each side, per register access), and the RX flood. */

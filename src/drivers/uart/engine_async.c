@@ -15,7 +15,9 @@
  * the ring; a drain asking for the FIFO-empty event); ON -> OFF (TX
  * interrupt: the ring ran dry and nobody waits to drain); ON -> EMPTY (TX
  * interrupt: ring and FIFO empty); OFF -> EMPTY (task, masked: a drain
- * that finds the FIFO empty); EMPTY -> OFF (any refill that sends).
+ * that finds the FIFO empty); EMPTY -> OFF (any refill that sends, but
+ * a one-byte write into a transmitter that has gone idle: EMPTY again,
+ * from its store, idle_push).
  * Every transition and every refill is made under the port lock (tasks
  * on any hart, the interrupt on hart 0); only the interrupt leaves
  * TX_ON, which is what lets kick's unlocked look be trusted on hart 0. */
@@ -104,7 +106,7 @@ static inline __attribute__((always_inline)) ring_idx_t refill_load(struct uart_
     return n;
 }
 
-/* kick_locked, direct_push, tx_irq_events, the port lock held: a refill
+/* kick_locked, direct_load, tx_irq_events, the port lock held: a refill
  * that sent bytes ends TX_EMPTY. */
 static inline __attribute__((always_inline)) void sent_ends_empty(struct uart_port *p,
                                                                   ring_idx_t sent)
@@ -208,7 +210,7 @@ void async_tx_room_irq(struct uart_port *p)
     tx_refill(p, t->refill_wake, room);
 }
 
-/* kick_loads' and direct_push's refills: the largest, the looks at the
+/* kick_loads' and direct_load's refills: the largest, the looks at the
  * FIFO's room and the loads (hw_send_max_chunk, hw_send_calls,
  * ring_pop_calls); the last refill's room left and bytes; whether a look
  * found no room. */
@@ -218,7 +220,7 @@ struct kick_refill {
     bool full;
 };
 
-/* kick_loads (one contiguous run of the ring), direct_push (the caller's
+/* kick_loads (one contiguous run of the ring), direct_load (the caller's
  * buffer), the port lock held: b's n bytes into the FIFO: a look at its
  * room, a load of what fits, again while it has room. Returns the bytes
  * sent. */
@@ -248,7 +250,7 @@ static inline __attribute__((always_inline)) ring_idx_t kick_run(struct uart_por
     return sent;
 }
 
-/* kick_loads, direct_push, the port lock held: S40's counters of their
+/* kick_loads, direct_load, the port lock held: S40's counters of their
  * refills, each counted as it is (hw_send_calls: refills outside the
  * interrupt; ring_pop_calls: the loads; sent bytes in all), where the
  * interrupt's are counted as async_counters says. */
@@ -383,7 +385,7 @@ static __attribute__((noinline)) size_t write_rest(struct uart_port *p, const ui
     return done;
 }
 
-/* async_write, direct_push, task: b's bytes from the k-th on (the first
+/* async_write, direct_load, task: b's bytes from the k-th on (the first
  * k taken and counted already) into the ring, what fits, kicked;
  * blocking, the rest as the ring makes room. Returns the bytes taken. */
 static inline __attribute__((always_inline)) size_t push_from(struct uart_port *p,
@@ -396,18 +398,49 @@ static inline __attribute__((always_inline)) size_t push_from(struct uart_port *
     return k;
 }
 
-/* async_write, task, the TX interrupt off when it looked: b's first
- * bytes straight into the FIFO, as many as it takes (kick_run: again
- * while it takes more), with no copy into the ring, if the ring is empty
- * under the port lock (the interrupt may have changed the state on
- * another hart); the rest as async_write's. Returns the bytes taken. */
-static __attribute__((noinline)) size_t direct_push(struct uart_port *p, const uint8_t *b,
-                                                    size_t n, bool nonblock)
+/* direct_load, the port lock held, TX_EMPTY (ring and FIFO empty since
+ * empty_ns, an upper bound of when the FIFO's last byte went into the
+ * shifter, which then sent it by empty_ns + char_ns): one byte into a
+ * transmitter idle by that time (and a FIFO with room: a stalled line
+ * keeps its bytes) goes straight into the shifter, so the FIFO is empty
+ * again from the store on and the state stays TX_EMPTY with the clock
+ * read after the store (again an upper bound). A drain then sleeps from
+ * there without looking at the UART. Only where the drain confirms with
+ * TEMT: hardware may take the byte into the shifter a little after the
+ * store (or a stalled line not at all), and a drain that wakes before
+ * TEMT looks again. Returns whether it sent the byte. */
+static inline __attribute__((always_inline)) bool idle_push(struct uart_port *p,
+                                                            const uint8_t *b)
+{
+    struct async_tx *t = tx_of(p);
+    if (!(uart_lower.caps & UART_CAP_TEMT) ||
+        clock_now_ns() < t->empty_ns + p->timing.char_ns || !uart_lower.tx_room(&p->hw))
+        return false;
+    uart_lower.tx_load(&p->hw, b, 1);
+    t->empty_ns = clock_now_ns();
+    struct kick_refill r = { p->ctr.hw_send_max_chunk ? p->ctr.hw_send_max_chunk : 1, 1, 1,
+                             1, 0, false };
+    kick_count(p, &r, 1);
+    return true;
+}
+
+/* direct_push, direct_push_one, task: b's first bytes straight into
+ * the FIFO, as many as it takes (kick_run: again while it takes more),
+ * with no copy into the ring, if the ring is empty under the port lock
+ * (the interrupt may have changed the state on another hart); one byte
+ * after a drain into the shifter alone if it has gone idle (idle_push);
+ * the rest as async_write's. Returns the bytes taken. */
+static inline __attribute__((always_inline)) size_t direct_load(struct uart_port *p,
+                                                                const uint8_t *b, size_t n,
+                                                                bool nonblock)
 {
     unsigned long f = irq_save();
     bool took = port_lock_masked(p);
     ring_idx_t sent = 0;
-    if (tx_of(p)->state != TX_ON && !ring_used(&p->tx)) {
+    if (n == 1 && tx_of(p)->state == TX_EMPTY && !ring_used(&p->tx) && idle_push(p, b)) {
+        sent = 1;
+        port_took(p, 1);
+    } else if (tx_of(p)->state != TX_ON && !ring_used(&p->tx)) {
         struct kick_refill r = { p->ctr.hw_send_max_chunk, 0, 0, 0, 0, false };
         /* at most a ring's worth: interrupts stay masked no longer than
          * for a kick of a full ring, whatever the write's size */
@@ -423,6 +456,23 @@ static __attribute__((noinline)) size_t direct_push(struct uart_port *p, const u
         return n;
     }
     return push_from(p, b, n, sent, nonblock);
+}
+
+/* direct_push, task: direct_load of one byte (its own copy, so the
+ * one-byte path's registers are not every write's). */
+static __attribute__((noinline)) size_t direct_push_one(struct uart_port *p, const uint8_t *b,
+                                                        bool nonblock)
+{
+    return direct_load(p, b, 1, nonblock);
+}
+
+/* async_write, task, the TX interrupt off when it looked: direct_load. */
+static __attribute__((noinline)) size_t direct_push(struct uart_port *p, const uint8_t *b,
+                                                    size_t n, bool nonblock)
+{
+    if (n == 1)
+        return direct_push_one(p, b, nonblock);
+    return direct_load(p, b, n, nonblock);
 }
 
 /* Task: n bytes into the FIFO and the ring, what fits (blocking: all),

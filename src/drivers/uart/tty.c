@@ -303,6 +303,20 @@ static int drain_reach(struct uart_port *p, uint64_t deadline, uint64_t *at)
     }
 }
 
+/* uart_be_drain, task: whether the transmitter is empty at `due` (the
+ * last stop bit due then): one look as the stop bit ends, not a wake-up
+ * after it (the sleep wakes the boot's measured lead early); if that
+ * look found the shifter busy (it may have come before `due`), another
+ * at `due` or at once. */
+static bool temt_at(struct uart_port *p, uint64_t due)
+{
+    sleep_until_early(due);
+    if (uart_lower.tx_empty(&p->hw))
+        return true;
+    sleep_until(due);
+    return uart_lower.tx_empty(&p->hw);
+}
+
 /* Task, any hart: tcdrain: every byte written before the call has left
  * the wire. Once the engine holds none of them and the FIFO emptied (a
  * 16550 has no "shifter empty" interrupt), sleep until the last stop bit
@@ -328,16 +342,16 @@ int uart_be_drain(void)
         sleep_until(empty_ns + char_ns);   /* nothing to confirm it with */
         return 0;
     }
+    bool temt = rc == DRAIN_FIFO_EMPTY && uart_lower.tx_empty(&p->hw);
     for (int t = 0; rc == DRAIN_FIFO_EMPTY; t++) {
-        if (uart_lower.tx_empty(&p->hw) ||
-            (t > 0 && port_tx_in(p) != in0))
+        if (temt || (t > 0 && port_tx_in(p) != in0))
             return 0;                         /* (later bytes: ours left at empty_ns + char) */
         if (t == DRAIN_TEMT_TRIES)
             rc = -ETIMEDOUT;
         else {
             port_ctr_add(&p->ctr.drain_timer_waits, 1);
             uint64_t due = empty_ns + (uint64_t)(t + 1) * char_ns, now = clock_now_ns();
-            sleep_until(due > now ? due : now + char_ns);
+            temt = temt_at(p, due > now ? due : now + char_ns);
         }
     }
     if (rc < 0)
