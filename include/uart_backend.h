@@ -50,7 +50,8 @@ struct uart_counters {
     uint64_t spurious_irqs;     /* IIR without a pending cause */
     uint64_t writer_blocks;     /* writers that waited for ring space */
     uint64_t drain_calls;
-    uint64_t drain_timer_waits; /* timer sleeps for the last stop bit */
+    uint64_t drain_timer_waits; /* waits for the last stop bit (a character's
+                                   time each, one or two timer sleeps) */
     uint64_t drain_timeouts;
     uint64_t queued_at_reset;   /* bytes in the TX ring at the last reset */
     uint64_t rx_deferred;       /* RX claims that masked RX to a resume timer

@@ -5,6 +5,7 @@
 #ifndef UART_CFG_H
 #define UART_CFG_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct uart_cfg {
@@ -15,6 +16,9 @@ struct uart_cfg {
     uint32_t baud;         /* requested baud rate */
     uint16_t fifo_depth;   /* TX FIFO depth in bytes (the board's; the IP may report its own) */
     uint8_t rx_trigger;    /* RX FIFO trigger level in bytes: 1, 4, 8 or 14 (FCR) */
+    bool tx_at_store;      /* an idle transmitter starts a character at the THR
+                              store (the project's QEMU); a UART may otherwise wait
+                              for its baud clock's next tick */
 };
 
 /* Any context: a 16550-family divisor (clock / 16 / baud) for the

@@ -25,6 +25,9 @@
 #define BOARD_UART_CLOCK_HZ   3686400U      /* clock-frequency (0x384000) */
 #define BOARD_UART_BAUD       115200U
 #define BOARD_UART_FIFO_DEPTH 16U
+/* The project's QEMU starts a character at the THR store of an idle
+ * transmitter (scripts/qemu/patches/0004: docs/qemu-line.md). */
+#define BOARD_UART_TX_AT_STORE 1
 
 /* /soc/plic@c000000; context 1 = hart 0 S-mode. */
 #define BOARD_PLIC_BASE       0x0c000000UL

@@ -15,6 +15,9 @@
 #ifndef BOARD_CLINT_SPLIT32
 #define BOARD_CLINT_SPLIT32 0
 #endif
+#ifndef BOARD_UART_TX_AT_STORE
+#define BOARD_UART_TX_AT_STORE 0
+#endif
 
 const struct board_info board = {
     .name = BOARD_NAME,
@@ -40,6 +43,7 @@ const struct board_info board = {
         .baud = BOARD_UART_BAUD,
         .fifo_depth = BOARD_UART_FIFO_DEPTH,
         .rx_trigger = 1,
+        .tx_at_store = BOARD_UART_TX_AT_STORE,
     },
 };
 

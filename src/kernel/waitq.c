@@ -170,10 +170,11 @@ uint64_t sleep_lead_ns(void)
     return wake_lead_ns;
 }
 
-/* Any task (uart_be_drain's wait for the last stop bit). */
+/* Any task (temt_at: uart_be_drain's wait for the last stop bit;
+ * selftest=lead). */
 void sleep_until_early(uint64_t deadline_ns)
 {
-    sleep_until(deadline_ns - wake_lead_ns);
+    sleep_until(deadline_ns > wake_lead_ns ? deadline_ns - wake_lead_ns : 0);
 }
 
 /* Any task. */

@@ -134,6 +134,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         .clock_hz = FUZZ_LOWER_DW ? 24000000 : 3686400,
         .baud = bauds[c1 & 3],
         .fifo_depth = depths[(c0 >> 3) & 7],
+        .tx_at_store = c0 & 1,        /* a one-byte write into an idle transmitter */
     };
     f.ier_written = -1;
     /* Bring-up on fuzzer values (DW: CPR, the LCR read back); when it

@@ -15,9 +15,9 @@
  * the ring; a drain asking for the FIFO-empty event); ON -> OFF (TX
  * interrupt: the ring ran dry and nobody waits to drain); ON -> EMPTY (TX
  * interrupt: ring and FIFO empty); OFF -> EMPTY (task, masked: a drain
- * that finds the FIFO empty); EMPTY -> OFF (any refill that sends, but
- * a one-byte write into a transmitter that has gone idle: EMPTY again,
- * from its store, idle_push).
+ * that finds the FIFO empty; a one-byte write into a transmitter seen
+ * idle, from its store: idle_push); EMPTY -> OFF (any other refill that
+ * sends).
  * Every transition and every refill is made under the port lock (tasks
  * on any hart, the interrupt on hart 0); only the interrupt leaves
  * TX_ON, which is what lets kick's unlocked look be trusted on hart 0. */
@@ -49,7 +49,7 @@ struct async_tx {
                                          0, the TX state is not TX_ON or a drainer
                                          asks (the port lock held) */
     };
-    uint64_t empty_ns;                /* TX_EMPTY since */
+    uint64_t empty_ns;                /* TX_EMPTY since (the FIFO empty from then on) */
     uint8_t store[UART_TX_RING_SIZE]; /* the TX ring's */
 };
 static struct async_tx async_ports[UART_PORTS];
@@ -250,7 +250,7 @@ static inline __attribute__((always_inline)) ring_idx_t kick_run(struct uart_por
     return sent;
 }
 
-/* kick_loads, direct_load, the port lock held: S40's counters of their
+/* kick_loads, direct_load, idle_push, the port lock held: S40's counters of their
  * refills, each counted as it is (hw_send_calls: refills outside the
  * interrupt; ring_pop_calls: the loads; sent bytes in all), where the
  * interrupt's are counted as async_counters says. */
@@ -398,26 +398,25 @@ static inline __attribute__((always_inline)) size_t push_from(struct uart_port *
     return k;
 }
 
-/* direct_load, the port lock held, TX_EMPTY (ring and FIFO empty since
- * empty_ns, an upper bound of when the FIFO's last byte went into the
- * shifter, which then sent it by empty_ns + char_ns): one byte into a
- * transmitter idle by that time (and a FIFO with room: a stalled line
- * keeps its bytes) goes straight into the shifter, so the FIFO is empty
- * again from the store on and the state stays TX_EMPTY with the clock
- * read after the store (again an upper bound). A drain then sleeps from
- * there without looking at the UART. Only where the drain confirms with
- * TEMT: hardware may take the byte into the shifter a little after the
- * store (or a stalled line not at all), and a drain that wakes before
- * TEMT looks again. Returns whether it sent the byte. */
+/* direct_load, the port lock held, the TX interrupt off and the ring
+ * empty: one byte into a transmitter seen idle (FIFO and shifter empty:
+ * one look at its level, where the IP sees its shifter) goes straight
+ * into the shifter, on a UART that starts a character at the store
+ * (tx_at_store), so the FIFO is empty from the store on: TX_EMPTY, with
+ * the clock read after the store (an upper bound of when the FIFO's byte
+ * went into the shifter). A drain then sleeps from there without looking
+ * at the UART. Elsewhere (a UART that waits for its baud clock's next
+ * tick: the drain's own look is the later, observed start), or with the
+ * transmitter busy, the write is direct_load's. Returns whether it sent
+ * the byte. */
 static inline __attribute__((always_inline)) bool idle_push(struct uart_port *p,
                                                             const uint8_t *b)
 {
-    struct async_tx *t = tx_of(p);
-    if (!(uart_lower.caps & UART_CAP_TEMT) ||
-        clock_now_ns() < t->empty_ns + p->timing.char_ns || !uart_lower.tx_room(&p->hw))
+    if (!(uart_lower.caps & UART_CAP_TEMT) || !p->hw.cfg->tx_at_store ||
+        uart_lower.tx_level(&p->hw))
         return false;
     uart_lower.tx_load(&p->hw, b, 1);
-    t->empty_ns = clock_now_ns();
+    tx_enter(p, TX_EMPTY);
     struct kick_refill r = { p->ctr.hw_send_max_chunk ? p->ctr.hw_send_max_chunk : 1, 1, 1,
                              1, 0, false };
     kick_count(p, &r, 1);
@@ -437,7 +436,7 @@ static inline __attribute__((always_inline)) size_t direct_load(struct uart_port
     unsigned long f = irq_save();
     bool took = port_lock_masked(p);
     ring_idx_t sent = 0;
-    if (n == 1 && tx_of(p)->state == TX_EMPTY && !ring_used(&p->tx) && idle_push(p, b)) {
+    if (n == 1 && tx_of(p)->state != TX_ON && !ring_used(&p->tx) && idle_push(p, b)) {
         sent = 1;
         port_took(p, 1);
     } else if (tx_of(p)->state != TX_ON && !ring_used(&p->tx)) {

@@ -74,11 +74,12 @@ static inline bool l16550_tx_empty(struct uart_hw *h)
 }
 
 /* Any: none, at most the shifter (THRE) or up to a FIFO's worth: all a
- * 16550 tells (errors counted). */
+ * 16550 tells (errors counted). TEMT without THRE, which no 16550 shows,
+ * reads as a FIFO's worth: a level of 0 always means room. */
 static inline unsigned l16550_tx_level(struct uart_hw *h)
 {
     uint32_t lsr = l16550_lsr_tx(h, UART_LSR_THRE | UART_LSR_TEMT);
-    return (lsr & UART_LSR_TEMT) ? 0 : (lsr & UART_LSR_THRE) ? 1U : h->fifo_depth;
+    return !(lsr & UART_LSR_THRE) ? h->fifo_depth : (lsr & UART_LSR_TEMT) ? 0 : 1U;
 }
 
 /* Masked: IER from the UART_IRQ_* set. */

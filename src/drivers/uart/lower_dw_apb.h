@@ -40,10 +40,12 @@ static inline bool dw_tx_ready(struct uart_hw *h)
     return uart_read_bits(h->cfg, DW_USR, DW_USR_TFNF) != 0;
 }
 
-/* Any: TFL and the shifter, exact. */
+/* Any: TFL and the shifter, exact (0: LSR's THRE and TEMT, so a level
+ * of 0 always means room). */
 static inline unsigned dw_tx_level(struct uart_hw *h)
 {
-    return l16550_tx_empty(h) ? 0 : uart_read(h->cfg, DW_TFL) + 1U;
+    uint32_t lsr = l16550_lsr_tx(h, UART_LSR_THRE | UART_LSR_TEMT);
+    return lsr == (UART_LSR_THRE | UART_LSR_TEMT) ? 0 : uart_read(h->cfg, DW_TFL) + 1U;
 }
 
 /* ISR: busy detect and an empty RX timeout served here. */

@@ -12,7 +12,7 @@
 #include "waitq.h"
 
 #define DRAIN_MARGIN_NS 10000000ULL   /* tcdrain's bound beyond the line time */
-#define DRAIN_TEMT_TRIES 4            /* character-time sleeps waiting for TEMT */
+#define DRAIN_TEMT_TRIES 4            /* character times waited for TEMT (temt_at each) */
 
 struct uart_port uart_port;
 static const struct console_sink tty_console;
