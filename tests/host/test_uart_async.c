@@ -18,7 +18,6 @@
 #include "uart_16550.h"
 #include "uart_backend.h"
 #include "uart_port.h"
-#include "waitq.h"
 
 /* 1. Random write sizes, random drains and pauses: bytes out == bytes in. */
 static void test_integrity(unsigned depth)
@@ -123,36 +122,6 @@ static void test_drain_timing(unsigned depth)
         CHECK(fu_now() - start >= sizes[i] * char_ns());
     }
     check_output("drain timing");
-}
-
-/* 3b. The drain's wait wakes early by the lead measured at boot: with
- * wake-ups as slow as at the measure, its look at TEMT comes as the
- * stop bit ends; with faster ones the look comes early, finds the
- * shifter busy, and the drain looks again at the stop bit. */
-static void test_drain_lead(unsigned depth)
-{
-    const uint64_t wake = 3 * ACCESS_NS;
-    uint8_t b = 0x5A;
-
-    setup(depth);
-    fk_set_wake_ns(wake);
-    sleep_lead_measure();
-    CHECK_EQ(sleep_lead_ns(), wake);
-    write_all(&b, 1);                    /* the transmitter idle: the store anchors */
-    uint64_t reads = fu_stats()->reads;
-    drain_checked("lead");
-    CHECK_EQ(fu_stats()->reads - reads, 2U);
-    CHECK_EQ(fu_now() - fu_out_buf()[fu_out_count() - 1].t_ns, ACCESS_NS);
-    fk_set_wake_ns(wake / 3);
-    write_all(&b, 1);
-    reads = fu_stats()->reads;
-    drain_checked("lead: faster wake-ups");
-    CHECK_EQ(fu_stats()->reads - reads, 3U);
-    CHECK_EQ(fu_now() - fu_out_buf()[fu_out_count() - 1].t_ns, wake / 3 + ACCESS_NS);
-    fk_set_wake_ns(0);
-    sleep_lead_measure();                /* no lead for the tests after */
-    CHECK_EQ(sleep_lead_ns(), 0U);
-    check_output("drain lead");
 }
 
 /* 4. A writer bigger than the ring blocks, resumes, and loses nothing. */
@@ -412,6 +381,6 @@ int main(void)
     CHECK_EQ(fu_errors(), 0);       /* no bad access anywhere above */
     free(expect);
     check_failures += uart_async_util_failures() + uart_async_quirks_failures() +
-                      uart_async_faults_failures();
+                      uart_async_faults_failures() + uart_async_lead_failures();
     return check_exit(LOWER_SUITE("uart_async"));
 }

@@ -4,7 +4,8 @@
  * too, with TEST_ENGINE "copier"). test_uart_async_util.c holds the configuration under test,
  * the record of accepted bytes and the helpers; test_uart_async.c the TX
  * tests and main(); test_uart_async_quirks.c the DW quirk, RX and
- * loopback tests; test_uart_async_faults.c the drain under line faults. */
+ * loopback tests; test_uart_async_faults.c the drain under line faults;
+ * test_uart_async_lead.c the drain woken early by the boot's lead. */
 #ifndef TEST_UART_ASYNC_H
 #define TEST_UART_ASYNC_H
 
@@ -53,6 +54,10 @@ void test_rx(unsigned depth);
 void test_rx_ring_overflow(void);
 void test_counters_keep_rx_errors(void);
 void test_loopback(void);
+
+/* test_uart_async_lead.c */
+void test_drain_lead(unsigned depth);
+int uart_async_lead_failures(void);
 
 /* test_uart_async_faults.c */
 void test_drain_temt_stuck(unsigned depth, size_t n);

@@ -94,7 +94,7 @@ uart_test(uart_lower sifive ${UART_TESTS_DIR}/test_uart_lower_sifive.c
 # under line faults, helpers.
 set(UART_ASYNC_TESTS ${UART_TESTS_DIR}/test_uart_async.c
     ${UART_TESTS_DIR}/test_uart_async_quirks.c ${UART_TESTS_DIR}/test_uart_async_faults.c
-    ${UART_TESTS_DIR}/test_uart_async_util.c)
+    ${UART_TESTS_DIR}/test_uart_async_lead.c ${UART_TESTS_DIR}/test_uart_async_util.c)
 
 foreach(lower IN LISTS UART_LOWERS)
   set(UART_FAKES_OBJ $<TARGET_OBJECTS:uart_fakes_${lower}>)

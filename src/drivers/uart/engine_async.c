@@ -436,22 +436,26 @@ static inline __attribute__((always_inline)) size_t direct_load(struct uart_port
     unsigned long f = irq_save();
     bool took = port_lock_masked(p);
     ring_idx_t sent = 0;
-    if (n == 1 && tx_of(p)->state != TX_ON && !ring_used(&p->tx) && idle_push(p, b)) {
-        sent = 1;
-        port_took(p, 1);
-    } else if (tx_of(p)->state != TX_ON && !ring_used(&p->tx)) {
-        struct kick_refill r = { p->ctr.hw_send_max_chunk, 0, 0, 0, 0, false };
-        /* at most a ring's worth: interrupts stay masked no longer than
-         * for a kick of a full ring, whatever the write's size */
-        sent = kick_run(p, b, ring_min(n, ring_capacity(&p->tx)), &r);
-        kick_count(p, &r, sent);
-        port_took(p, sent);                /* with the counters: a snapshot sees both */
-        sent_ends_empty(p, sent);
+    bool woke = false;                     /* idle_push's TX_EMPTY woke the drainers */
+    if (tx_of(p)->state != TX_ON && !ring_used(&p->tx)) {
+        if (n == 1 && (woke = idle_push(p, b))) {
+            sent = 1;
+            port_took(p, 1);
+        } else {
+            struct kick_refill r = { p->ctr.hw_send_max_chunk, 0, 0, 0, 0, false };
+            /* at most a ring's worth: interrupts stay masked no longer than
+             * for a kick of a full ring, whatever the write's size */
+            sent = kick_run(p, b, ring_min(n, ring_capacity(&p->tx)), &r);
+            kick_count(p, &r, sent);
+            port_took(p, sent);            /* with the counters: a snapshot sees both */
+            sent_ends_empty(p, sent);
+        }
     }
     port_unlock_masked(p, took);
     irq_restore(f);
     if (sent == n) {
-        waitq_wake_all(&p->drain);         /* their bytes are not the last any more */
+        if (!woke)
+            waitq_wake_all(&p->drain);     /* their bytes are not the last any more */
         return n;
     }
     return push_from(p, b, n, sent, nonblock);
